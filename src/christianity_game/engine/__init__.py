@@ -1,0 +1,1 @@
+"""The rules: state, actions, flow, stack, modes. No I/O, no printing."""

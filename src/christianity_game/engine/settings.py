@@ -1,0 +1,76 @@
+"""Game settings (RULES.md M-2): the same names in the API, the CLI and the web app."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Table settings. URL-style aliases: ``evilInterrupt``, ``matAbilities``, ``soloFee``.
+
+    * ``evil_interrupt`` (D-INT-6): duel Evil may play at instant speed.
+    * ``mat_abilities`` (A-5): the Maturity Abilities system on or off.
+    * ``solo_fee`` (P-7): the solo Target-Change fee, 1 to 3.
+    * ``humility_rollover`` (S-7): reaching Humility 10 gains a level.
+    * ``max_rounds`` (CO-1): the co-op round limit.
+    * ``opening_hand`` (DECISION, docs/decisions.md): cards in each seat's hand at the start.
+    """
+
+    evil_interrupt: bool = True
+    mat_abilities: bool = True
+    solo_fee: int = 1
+    humility_rollover: bool = True
+    max_rounds: int = 10
+    opening_hand: int = 5
+
+    ALIASES = {"evilInterrupt": "evil_interrupt", "matAbilities": "mat_abilities", "soloFee": "solo_fee",
+               "humilityRollover": "humility_rollover", "maxRounds": "max_rounds", "openingHand": "opening_hand"}
+
+    def __post_init__(self) -> None:
+        if self.solo_fee not in (1, 2, 3):
+            raise ValueError(f"solo_fee must be 1, 2 or 3, not {self.solo_fee!r}")
+        if not 1 <= self.max_rounds <= 100:
+            raise ValueError(f"max_rounds must be between 1 and 100, not {self.max_rounds!r}")
+        if not 0 <= self.opening_hand <= 10:
+            raise ValueError(f"opening_hand must be between 0 and 10, not {self.opening_hand!r}")
+        for name in ("evil_interrupt", "mat_abilities", "humility_rollover"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Settings":
+        return cls().updated(data)
+
+    def updated(self, data: dict[str, Any]) -> "Settings":
+        """A copy with settings given by name or URL alias; values may be strings ("0", "true")."""
+        known = {f.name: f for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for key, raw in data.items():
+            name = self.ALIASES.get(key, key)
+            if name not in known:
+                raise ValueError(f"unknown setting {key!r} (known: {', '.join(sorted(known))})")
+            changes[name] = _coerce(name, raw, getattr(self, name))
+        return replace(self, **changes)
+
+
+def _coerce(name: str, raw: Any, current: Any) -> Any:
+    if isinstance(current, bool):
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("1", "true", "on", "yes"):
+            return True
+        if text in ("0", "false", "off", "no"):
+            return False
+        raise ValueError(f"setting {name} must be 0/1 or true/false, not {raw!r}")
+    if isinstance(raw, bool):
+        raise ValueError(f"setting {name} must be a whole number, not {raw!r}")
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"setting {name} must be a whole number, not {raw!r}") from None
