@@ -55,6 +55,20 @@ class Game:
     __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log", "actions",
                  "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position")
 
+    mode: Mode
+    lineup: str
+    seed: int
+    settings: Settings
+    cards: CardSet
+    defs: list[CardDef]
+    owner: list[int]
+    state: State
+    log: list[Event]
+    actions: list[Action]
+    _order: list[int]
+    deck_lists: list[tuple[str, list[str]]]
+    extra_deck_texts: tuple[tuple[str, str], ...]
+
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use Game.new / Game.from_position / Game.from_record
         self._events: list[Event] = []
@@ -1196,9 +1210,11 @@ class Game:
         if item.kind == "card":
             if item.redirect_to is not None:
                 me = item.redirect_to
-            elif st.seats[seat].love_to is not None:
-                me = st.seats[seat].love_to   # Brotherly Love: the next card's benefit
-                st.seats[seat].love_to = None
+            else:
+                love_to = st.seats[seat].love_to
+                if love_to is not None:
+                    me = love_to   # Brotherly Love: the next card's benefit
+                    st.seats[seat].love_to = None
         if mate is None:
             mates = self._teammates(seat)
             mate = mates[0] if mates else seat   # P-7: in solo the card points at you

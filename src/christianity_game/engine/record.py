@@ -52,7 +52,7 @@ def replay(record: Any, upto: int | None = None) -> "Game":
                                       seed=record["seed"], settings=settings)
         else:
             game = Game.new(mode=record["mode"], lineup=record["lineup"], seed=record["seed"], settings=settings,
-                            decks=record["decks"], extra_deck_texts=deck_files)  # type: ignore[arg-type]
+                            decks=record["decks"], extra_deck_texts=deck_files)
     except (TypeError, ValueError) as exc:
         raise RecordError(f"record cannot start its game: {exc}") from None
     actions = record["actions"]

@@ -1,0 +1,255 @@
+"""A sensible Righteous bot: grows Maturity, resists what it can afford, uses abilities.
+
+It reads only its seat's view and the legal actions. Its rules of thumb, in order of weight:
+Evil Habituals are always worth resisting (they block the win and keep hurting); Maturity cards
+are played as soon as they are affordable; Cost left over after that resists Temptations; spare
+Cost of seats whose turn it is not pays boosts and instants (it untaps before they need it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards.model import CardDef
+from ..engine.actions import (
+    Action, BuyAbility, Choose, ChooseAbility, LayCostZone, Pass, PlayCard, Resist, TakeBoost, UseAbility,
+)
+from .base import Bot
+
+ABILITY_PRIORITY = ("deliverance", "benevolence", "speed", "cost_zone_power", "restoration", "vibrancy",
+                    "foresight", "brotherly_love")
+KIND_KEEP = {"maturity": 10, "righteous_habitual": 6, "resistance": 5, "instant": 3, "action": 3}
+
+
+class HeuristicBot(Bot):
+    """Rules of thumb for Righteous seats (see the module docstring)."""
+
+    name = "heuristic"
+
+    # ------------------------------------------------------------------ helpers
+    def _def(self, card_id: str) -> CardDef:
+        return self.cards.cards[card_id]
+
+    def _uid_ids(self, view: dict[str, Any]) -> dict[int, str]:
+        ids: dict[int, str] = {}
+        for seat in view["seats"]:
+            for zone in ("hand", "cost_zone", "in_play", "held", "discard"):
+                for c in seat[zone]:
+                    if "uid" in c:
+                        ids[c["uid"]] = c["id"]
+        for zone in ("threats", "stack", "field"):
+            for c in view[zone]:
+                ids[c["uid"]] = c["id"]
+        if view.get("choice"):
+            for c in view["choice"]["options"]:
+                ids[c["uid"]] = c["id"]
+        return ids
+
+    def _keep_value(self, card: CardDef, me: dict[str, Any]) -> float:
+        value = float(KIND_KEEP.get(card.kind, 2))
+        if card.kind == "maturity" and me["maturity"] >= 3:
+            value = 2
+        for e in card.effects:
+            if e.op == "humility" and e.amount > 0:
+                value += 0.5 * e.amount
+            if e.op == "draw":
+                value += 0.5 * e.count
+        return value - 0.1 * card.cost
+
+    def _reserve(self, view: dict[str, Any], me: dict[str, Any], ids: dict[int, str]) -> int:
+        """Cost to keep for playing the cheapest Maturity card in hand this turn."""
+        if me["maturity"] >= 3 or view["turn_seat"] != view["viewer"]:
+            return 0
+        costs = [self._def(c["id"]).cost for c in me["hand"] if "id" in c and self._def(c["id"]).kind == "maturity"]
+        return min(costs) if costs else 0
+
+    def _mate_pick(self, view: dict[str, Any], seats: list[int]) -> int:
+        return min(seats, key=lambda s: (view["seats"][s]["humility"], s))
+
+    # ------------------------------------------------------------------ choose
+    def choose(self, view: dict[str, Any], actions: list[Action]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        ids = self._uid_ids(view)
+        me = view["seats"][view["viewer"]]
+        first = actions[0]
+        if any(isinstance(a, Choose) for a in actions):
+            return self._choice(view, actions, ids, me)
+        if isinstance(first, ChooseAbility) or any(isinstance(a, ChooseAbility) for a in actions):
+            return self._pick_ability([a for a in actions if isinstance(a, ChooseAbility)])
+        if any(isinstance(a, LayCostZone) for a in actions):
+            return self._lay(view, actions, ids, me)
+        if any(isinstance(a, TakeBoost) for a in actions):
+            return self._boost(view, actions, ids, me)
+        if view["stack"]:
+            return self._respond(view, actions, ids, me)
+        phase = view["phase"]
+        if phase == "cost_zone":
+            return self._after_lay(view, actions, ids, me)
+        if phase == "resistance":
+            return self._resistance(view, actions, ids, me)
+        if phase == "main":
+            return self._main(view, actions, ids, me)
+        return self._pass(actions)
+
+    def _pass(self, actions: list[Action]) -> Action:
+        for a in actions:
+            if isinstance(a, Pass):
+                return a
+        return actions[0]
+
+    def _pick_ability(self, actions: list[ChooseAbility]) -> Action:
+        by_name = {a.ability: a for a in actions}
+        for name in ABILITY_PRIORITY:
+            if name in by_name:
+                return by_name[name]
+        return actions[0]
+
+    def _choice(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+        choice = view.get("choice") or {}
+        purpose = choice.get("purpose")
+        options = [a for a in actions if isinstance(a, Choose)]
+        if purpose == "search":
+            want = "maturity" if me["maturity"] < 3 else "resistance"
+            for a in options:
+                if self._def(ids[a.option]).kind == want:
+                    return a
+            return options[0]
+        if purpose == "deliverance":
+            mine = {c["uid"] for c in me["held"]}
+            options.sort(key=lambda a: (a.option not in mine, a.option))
+            return options[0]
+        # overflow / discard: give up the least useful card; keep the Cost Zone (it pays every turn)
+        hand = {c["uid"] for c in me["hand"]}
+        in_hand = [a for a in options if a.option in hand]
+        if in_hand:
+            return min(in_hand, key=lambda a: self._keep_value(self._def(ids[a.option]), me))
+        tapped = {c["uid"] for c in me["cost_zone"] if c.get("tapped")}
+        options.sort(key=lambda a: (a.option not in tapped, a.option))
+        return options[0]
+
+    def _lay(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+        lays = [a for a in actions if isinstance(a, LayCostZone)]
+        cz = len(me["cost_zone"])
+        hand_defs = {a.card: self._def(ids[a.card]) for a in lays}
+        maturity_in_hand = sum(1 for d in hand_defs.values() if d.kind == "maturity")
+        # A small Cost Zone is the first need; later, lay only what is not worth keeping.
+        threshold = 9.5 if cz < 7 else 4.5 if cz < 11 else 3.2
+        best = min(lays, key=lambda a: self._keep_value(hand_defs[a.card], me))
+        card = hand_defs[best.card]
+        value = self._keep_value(card, me)
+        if card.kind == "maturity" and maturity_in_hand <= 2 and me["maturity"] < 3:
+            return self._pass(actions)
+        if value < threshold or len(lays) > 6:
+            return best
+        return self._pass(actions)
+
+    def _after_lay(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+        buys = {a.ability: a for a in actions if isinstance(a, BuyAbility)}
+        for name in ABILITY_PRIORITY[:5]:
+            a = buys.get(name)
+            if a is not None and me["untapped"] >= (11 if name in ("deliverance", "benevolence", "restoration") else 7) + 4:
+                return a
+        return self._pass(actions)
+
+    def _resistance(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+        seat = view["viewer"]
+        threats = {t["uid"]: t for t in view["threats"]}
+        reserve = self._reserve(view, me, ids)
+        untapped = me["untapped"]
+        # Resistance cards first (cheaper than paying), most dangerous threat first
+        card_plays = [a for a in actions if isinstance(a, PlayCard) and a.threat is not None]
+        order = sorted(threats.values(), key=lambda t: (self._def(t["id"]).kind != "evil_habitual", -t["remaining"]))
+        for t in order:
+            if t["target"] != seat:
+                continue
+            plays = [a for a in card_plays if a.threat == t["uid"]]
+            if plays:
+                best = min(plays, key=lambda a: self._def(ids[a.card]).cost)
+                if self._def(ids[best.card]).cost < t["remaining"] or t["remaining"] > untapped:
+                    return best
+            full = [a for a in actions if isinstance(a, Resist) and a.threat == t["uid"] and a.amount == t["remaining"]]
+            if full:
+                habitual = self._def(t["id"]).kind == "evil_habitual"
+                if habitual or untapped - t["remaining"] >= reserve or me["humility"] <= 1:
+                    return full[0]
+        # Benevolence: help a teammate with a Habitual they cannot pay alone
+        for t in order:
+            if t["target"] == seat or self._def(t["id"]).kind != "evil_habitual":
+                continue
+            target_free = view["seats"][t["target"]]["untapped"]
+            need = t["remaining"] - target_free
+            helps = [a for a in actions if isinstance(a, Resist) and a.threat == t["uid"]]
+            if need > 0 and helps:
+                amount = min(need, max(a.amount for a in helps))
+                for a in helps:
+                    if a.amount == amount:
+                        return a
+        return self._pass(actions)
+
+    def _main(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+        plays = [a for a in actions if isinstance(a, PlayCard)]
+        untapped = me["untapped"]
+        if me["maturity"] < 3:
+            mats = [a for a in plays if self._def(ids[a.card]).kind == "maturity"]
+            if mats:
+                return self._with_mate(view, min(mats, key=lambda a: self._def(ids[a.card]).cost), plays)
+        breaks = [a for a in plays if a.threat is not None]
+        if breaks:
+            return breaks[0]
+        held_resists = [a for a in actions if isinstance(a, Resist)]
+        if held_resists:
+            return min(held_resists, key=lambda a: a.amount)
+        uses = {a.ability: a for a in actions if isinstance(a, UseAbility)}
+        in_play = sum(len(s["held"]) for s in view["seats"]) + len(view["field"])
+        all_l3 = all(s["maturity"] >= 3 for s in view["seats"] if s["side"] == "righteous")
+        if "deliverance" in uses and (in_play >= 3 or (all_l3 and in_play) or view["round"] >= view.get("max_rounds", 10) or 0):
+            return uses["deliverance"]
+        if "restoration" in uses and me["deck_size"] < 10:
+            return uses["restoration"]
+        for kind in ("righteous_habitual", "action"):
+            options = [a for a in plays if self._def(ids[a.card]).kind == kind]
+            if options:
+                best = max(options, key=lambda a: self._keep_value(self._def(ids[a.card]), me))
+                if self._def(ids[best.card]).cost <= untapped:
+                    return self._with_mate(view, best, plays)
+        return self._pass(actions)
+
+    def _with_mate(self, view: dict[str, Any], chosen: PlayCard, plays: list[PlayCard]) -> Action:
+        variants = [a for a in plays if a.card == chosen.card and a.threat == chosen.threat]
+        if len(variants) > 1:
+            best_mate = self._mate_pick(view, [a.to_seat for a in variants if a.to_seat is not None])
+            for a in variants:
+                if a.to_seat == best_mate:
+                    return a
+        return chosen
+
+    def _boost(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+        boosts = [a for a in actions if isinstance(a, TakeBoost)]
+        turn_seat = view["turn_seat"]
+        reserve = self._reserve(view, me, ids)
+        stack_card = None
+        for b in boosts:
+            payer = view["seats"][b.payer]
+            if b.payer == turn_seat:
+                cost_left = payer["untapped"] - reserve
+                if cost_left < 1 or view["phase"] not in ("main",):
+                    continue
+            # prefer payers whose turn it is not: their Cost untaps before they need it
+            stack_card = b if stack_card is None or (stack_card.payer == turn_seat and b.payer != turn_seat) else stack_card
+        if stack_card is not None:
+            if stack_card.to_seat is not None:
+                mates = [b.to_seat for b in boosts if b.index == stack_card.index and b.payer == stack_card.payer
+                         and b.to_seat is not None]
+                best = self._mate_pick(view, mates)
+                for b in boosts:
+                    if b.index == stack_card.index and b.payer == stack_card.payer and b.to_seat == best:
+                        return b
+            return stack_card
+        return self._pass(actions)
+
+    def _respond(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+        plays = [a for a in actions if isinstance(a, PlayCard)]
+        if plays and (view["turn_seat"] != view["viewer"] or me["untapped"] - self._reserve(view, me, ids) >= 2):
+            return self._with_mate(view, plays[0], plays)
+        return self._pass(actions)
