@@ -94,6 +94,11 @@ class Boost:
     effects: tuple[Effect, ...]
     fast: bool = False
     text: str = ""
+    #: True when an effect aims at a teammate (P-7); worked out once, read on the hot path
+    needs_mate: bool = field(init=False, default=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "needs_mate", any(e.needs_teammate() for e in self.effects))
 
     def __repr__(self) -> str:
         bolt = "⚡" if self.fast else ""
@@ -148,6 +153,11 @@ class CardDef:
     boosts: tuple[Boost, ...] = ()
     passive: Passive = field(default_factory=Passive)
     resists: Resists | None = None
+    #: True when the card's own effects aim at a teammate (P-7); worked out once
+    aims_at_mate: bool = field(init=False, default=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "aims_at_mate", any(e.needs_teammate() for e in self.effects))
 
     def __repr__(self) -> str:
         return f"<CardDef {self.id} {self.kind} C{self.cost}{self.marks_suffix()}>"
@@ -171,7 +181,7 @@ class CardDef:
 
     def needs_teammate(self) -> bool:
         """True when the card's own effects are aimed at a teammate (P-7)."""
-        return any(e.needs_teammate() for e in self.effects)
+        return self.aims_at_mate
 
 
 @dataclass(frozen=True, slots=True)

@@ -276,9 +276,10 @@ class Game:
             return acts
         if st.ability_picks:
             return [ChooseAbility(seat, a) for a in self._free_abilities()]
+        free = self._untapped(seat)
         if st.window:
             acts = [Pass(seat)]
-            acts.extend(self._instant_plays(seat))
+            acts.extend(self._instant_plays(seat, free))
             return acts
         offer = self._active_offer()
         if offer is not None:
@@ -293,23 +294,22 @@ class Game:
         acts = [Pass(seat)]
         if step == "after_lay":
             if self.settings.mat_abilities and self.mode.can_buy_abilities:
-                free = self._untapped(seat)
                 for a in self.mode.abilities_available():
                     if a not in st.abilities and ABILITY_PRICE[a] <= free:
                         acts.append(BuyAbility(seat, a))
-            acts.extend(self._speed_plays(seat))
+            acts.extend(self._speed_plays(seat, free))
             acts.extend(self._ability_uses(seat))
             return acts
         if step == "resistance":
-            acts.extend(self._resist_actions(seat))
+            acts.extend(self._resist_actions(seat, free))
             if seat == self.turn_seat:
-                acts.extend(self._resistance_phase_plays(seat))
-                acts.extend(self._speed_plays(seat))
+                acts.extend(self._resistance_phase_plays(seat, free))
+                acts.extend(self._speed_plays(seat, free))
                 acts.extend(self._ability_uses(seat))
             return acts
         if step == "main":
-            acts.extend(self._main_plays(seat))
-            acts.extend(self._held_resists(seat))
+            acts.extend(self._main_plays(seat, free))
+            acts.extend(self._held_resists(seat, free))
             acts.extend(self._ability_uses(seat))
             return acts
         return acts
@@ -338,11 +338,10 @@ class Game:
     def _teammates(self, seat: int) -> list[int]:
         return [i for i in self.righteous_seats() if i != seat]
 
-    def _play_variants(self, seat: int, uid: int, threat: int | None = None) -> list[Action]:
+    def _play_variants(self, seat: int, uid: int, free: int, threat: int | None = None) -> list[Action]:
         """The PlayCard actions for one card: one per teammate when it aims at one (P-7 in solo)."""
         card = self.defs[uid]
-        free = self._untapped(seat)
-        if card.needs_teammate():
+        if card.aims_at_mate:
             mates = self._teammates(seat)
             if not mates:
                 if card.cost + self.settings.solo_fee <= free:
@@ -355,11 +354,11 @@ class Game:
             return [PlayCard(seat, uid, threat)]
         return []
 
-    def _instant_plays(self, seat: int) -> list[Action]:
+    def _instant_plays(self, seat: int, free: int) -> list[Action]:
         out: list[Action] = []
         for u in self._playable_cards(seat):
             if self.defs[u].kind == "instant":
-                out.extend(self._play_variants(seat, u))
+                out.extend(self._play_variants(seat, u, free))
         return out
 
     def _can_respond(self, seat: int) -> bool:
@@ -369,12 +368,12 @@ class Game:
             if card.kind == "instant":
                 if free < 0:
                     free = self._untapped(seat)
-                fee = self.settings.solo_fee if (card.needs_teammate() and not self._teammates(seat)) else 0
+                fee = self.settings.solo_fee if (card.aims_at_mate and not self._teammates(seat)) else 0
                 if card.cost + fee <= free:
                     return True
         return False
 
-    def _speed_plays(self, seat: int) -> list[Action]:
+    def _speed_plays(self, seat: int, free: int) -> list[Action]:
         st = self.state
         sd = st.seats[seat]
         if "speed" not in st.abilities or not self.settings.mat_abilities or sd.speed_used or seat != self.turn_seat:
@@ -382,10 +381,10 @@ class Game:
         out: list[Action] = []
         for u in self._playable_cards(seat):
             if self.defs[u].kind in ("maturity", "righteous_habitual"):
-                out.extend(self._play_variants(seat, u))
+                out.extend(self._play_variants(seat, u, free))
         return out
 
-    def _main_plays(self, seat: int) -> list[Action]:
+    def _main_plays(self, seat: int, free: int) -> list[Action]:
         out: list[Action] = []
         sd = self.state.seats[seat]
         for u in self._playable_cards(seat):
@@ -393,22 +392,22 @@ class Game:
             if kind == "resistance":
                 for h in sd.held:   # CO-7 (DECISION): a Resistance card may break a Habitual holding you
                     if self._card_resists(u, h, self._held_resistance(seat, h)):
-                        out.extend(self._play_variants(seat, u, h))
+                        out.extend(self._play_variants(seat, u, free, h))
             elif kind in ("maturity", "action", "righteous_habitual", "instant"):
-                out.extend(self._play_variants(seat, u))
+                out.extend(self._play_variants(seat, u, free))
         return out
 
-    def _resistance_phase_plays(self, seat: int) -> list[Action]:
+    def _resistance_phase_plays(self, seat: int, free: int) -> list[Action]:
         out: list[Action] = []
         for u in self._playable_cards(seat):
             kind = self.defs[u].kind
             if kind == "resistance":
-                out.extend(self._play_variants(seat, u))   # CO-5: with nothing to resist
+                out.extend(self._play_variants(seat, u, free))   # CO-5: with nothing to resist
                 for t in self.state.threats:
                     if t.target == seat and self._card_resists(u, t.uid, t.resistance):
-                        out.extend(self._play_variants(seat, u, t.uid))
+                        out.extend(self._play_variants(seat, u, free, t.uid))
             elif kind == "instant":
-                out.extend(self._play_variants(seat, u))
+                out.extend(self._play_variants(seat, u, free))
         return out
 
     def _card_resists(self, card_uid: int, threat_uid: int, resistance: int) -> bool:
@@ -436,9 +435,8 @@ class Game:
     def _benevolence_ok(self, seat: int) -> bool:
         return True
 
-    def _resist_actions(self, seat: int) -> list[Action]:
+    def _resist_actions(self, seat: int, free: int) -> list[Action]:
         out: list[Action] = []
-        free = self._untapped(seat)
         for t in self.state.threats:
             if not self._may_help(seat, t.target):
                 continue
@@ -456,9 +454,8 @@ class Game:
         base = card.resistance if card.resistance is not None else self._x_value(card, seat)
         return max(0, base - self._discount(seat))
 
-    def _held_resists(self, seat: int) -> list[Action]:
+    def _held_resists(self, seat: int, free: int) -> list[Action]:
         """CO-7 (DECISION): on your Main phase, pay a holding Habitual's full resistance to break it."""
-        free = self._untapped(seat)
         out: list[Action] = []
         for h in self.state.seats[seat].held:
             cost = self._held_resistance(seat, h)
@@ -490,7 +487,7 @@ class Game:
         for i, b in enumerate(card.boosts):
             if b.fast != offer.fast or i in offer.taken:
                 continue
-            needs_mate = any(e.needs_teammate() for e in b.effects)
+            needs_mate = b.needs_mate
             for payer in self._payers(seat, b.payer):
                 fee = self.settings.solo_fee if self.is_solo() and (b.payer == "teammate" or needs_mate) else 0
                 if b.cost + fee > self._untapped(payer):
@@ -597,12 +594,12 @@ class Game:
                 return "cost_zone_being_laid", "nothing is played while a Cost Zone is being laid (Z-5)"
             if st.window and card.kind != "instant":
                 return "wrong_timing", "only an Instant may be played in response"
-            fee = self.settings.solo_fee if (card.needs_teammate() and not self._teammates(a.seat)) else 0
+            fee = self.settings.solo_fee if (card.aims_at_mate and not self._teammates(a.seat)) else 0
             if card.cost + fee > self._untapped(a.seat):
                 return "cannot_afford", f"{card.name} costs C{card.cost + fee}; seat {a.seat} has {self._untapped(a.seat)} untapped"
             if card.kind == "resistance" and st.step == "main" and a.threat is None:
                 return "wrong_timing", "in the Main phase a Resistance card needs an Evil Habitual holding you"
-            if card.needs_teammate() and a.to_seat is None:
+            if card.aims_at_mate and a.to_seat is None:
                 return "needs_target", f"{card.name} is aimed at a teammate: say which (to_seat)"
             if a.threat is not None and card.kind == "resistance":
                 return "cannot_resist", f"{card.name} cannot resist card {a.threat}"
@@ -764,7 +761,7 @@ class Game:
     def _do_play(self, a: PlayCard) -> None:
         st = self.state
         card = self.defs[a.card]
-        fee = self.settings.solo_fee if (card.needs_teammate() and not self._teammates(a.seat)) else 0
+        fee = self.settings.solo_fee if (card.aims_at_mate and not self._teammates(a.seat)) else 0
         from_cz = a.card in st.seats[a.seat].cost_zone
         self._pay(a.seat, card.cost + fee, prefer=a.card if from_cz else None)
         self._take_from_play_zone(a.seat, a.card)
@@ -846,7 +843,7 @@ class Game:
         offer = st.offers[-1]
         card = self.defs[offer.uid]
         boost = card.boosts[a.index]
-        needs_mate = any(e.needs_teammate() for e in boost.effects)
+        needs_mate = boost.needs_mate
         fee = self.settings.solo_fee if self.is_solo() and (boost.payer == "teammate" or needs_mate) else 0
         self._pay(a.payer, boost.cost + fee)
         offer.taken = offer.taken + (a.index,)
@@ -980,7 +977,9 @@ class Game:
         if step == "lay":
             return True
         if step == "after_lay":
-            if len(self._legal(seat)) > 1:
+            legal = self._legal(seat)
+            if len(legal) > 1:
+                self._legal_cache = (st.state_id, seat, legal)   # the state stays as it is now
                 return True
             st.step = self._next_step("after_lay")   # nothing to do but pass: move on
             return False
@@ -1021,7 +1020,10 @@ class Game:
         """Skip seats whose only choice in the phase is to pass; True when someone must decide."""
         st = self.state
         while st.phase_passes:
-            if len(self._legal(st.phase_passes[0])) > 1:
+            seat = st.phase_passes[0]
+            legal = self._legal(seat)
+            if len(legal) > 1:
+                self._legal_cache = (st.state_id, seat, legal)   # the state stays as it is now
                 return True
             st.phase_passes.pop(0)
         return False

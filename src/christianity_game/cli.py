@@ -1,0 +1,687 @@
+"""The command line: one Typer app (``christianity-game``, or ``python -m christianity_game``).
+
+Commands: ``play`` (hot-seat and bots in the terminal), ``simulate`` (batches of bot games),
+``cards`` (list the card set, check a user's deck file), ``replay`` (show a saved game) and
+``bench`` (engine speed). Seats are numbered from 1 on the command line and on screen.
+
+Bad flags and values end with exit code 2 and one line on stderr (never a traceback).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Callable, NoReturn, Optional
+
+import typer
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from .cards.loader import CardFileError, CardSet, load_files, starter_set
+from .engine.actions import Action, AdjustBadge, IllegalAction, action_from_json
+from .engine.settings import Settings
+from .render.terminal import (
+    KIND_LABEL, card_lookup, describe_action, describe_actions, describe_events, render_actions, render_board,
+    render_card_table, render_result, seat_label,
+)
+
+if TYPE_CHECKING:
+    from .engine.events import Event
+    from .engine.game import Game
+
+PROG = "christianity-game"
+
+app = typer.Typer(
+    name=PROG,
+    help="The Christianity Strategy Card Game: play in the terminal, simulate with bots, check card files.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+# ---------------------------------------------------------------------------------------- helpers
+def _fail(message: str, code: int = 2) -> NoReturn:
+    """One clear line on stderr and the exit code (2: bad flags, values or files)."""
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _settings(pairs: list[str] | None) -> Settings:
+    data: dict[str, str] = {}
+    for item in pairs or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            _fail(f"--set takes key=value (for example matAbilities=0), not {item!r}")
+        data[key.strip()] = value.strip()
+    try:
+        return Settings().updated(data)
+    except ValueError as exc:
+        _fail(f"bad setting: {exc}")
+
+
+def _check_mode(mode: str) -> None:
+    from .engine.modes import mode_by_name
+    try:
+        mode_by_name(mode)
+    except ValueError as exc:
+        _fail(str(exc))
+
+
+def _load_user_decks(paths: list[Path] | None) -> tuple[list[tuple[str, str]], CardSet]:
+    """Check the user's deck files and return their texts (for the game record) and the card set."""
+    paths = list(paths or [])
+    base = starter_set()
+    if not paths:
+        return [], base
+    try:
+        card_set = load_files(paths, base=base)
+    except CardFileError as exc:
+        _fail(str(exc))
+    texts = [(str(p), Path(p).read_text(encoding="utf-8")) for p in paths]
+    return texts, card_set
+
+
+def _user_deck_ids(card_set: CardSet, side: str) -> list[str]:
+    base = starter_set().decks
+    return [d.id for d in card_set.decks.values() if d.side == side and d.id not in base]
+
+
+def _default_decks(mode: str, lineup: str, card_set: CardSet) -> list[str] | None:
+    """With user deck files and no --decks: the user's Righteous decks take the first Righteous
+    seats and a user Evil deck replaces the Evil deck; None when there is nothing to replace."""
+    user_r = _user_deck_ids(card_set, "righteous")
+    user_e = _user_deck_ids(card_set, "evil")
+    if not user_r and not user_e:
+        return None
+    from .engine.game import DEFAULT_EVIL_DECK, DEFAULT_RIGHTEOUS_DECKS
+    decks: list[str] = []
+    r = e = 0
+    for ch in lineup.upper():
+        if ch == "R":
+            decks.append(user_r[r] if r < len(user_r) else DEFAULT_RIGHTEOUS_DECKS[r % len(DEFAULT_RIGHTEOUS_DECKS)])
+            r += 1
+        else:
+            decks.append(user_e[e] if e < len(user_e) else DEFAULT_EVIL_DECK)
+            e += 1
+    if mode in ("coop", "solo"):
+        decks.append(user_e[e] if e < len(user_e) else DEFAULT_EVIL_DECK)
+    return decks
+
+
+def _seat_list(text: str, n_seats: int, flag: str) -> list[int]:
+    """'1,2' -> [0, 1] (seats are numbered from 1 on the command line)."""
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            n = int(part)
+        except ValueError:
+            _fail(f"{flag} takes seat numbers like 1,2, not {text!r}")
+        if not 1 <= n <= n_seats:
+            _fail(f"{flag}: there is no seat {n}; this line-up has seats 1 to {n_seats}")
+        out.append(n - 1)
+    return out
+
+
+def _make_bot(name: str, seed: int, cards: CardSet | None) -> Any:
+    from .bots import make_bot
+    try:
+        params = inspect.signature(make_bot).parameters
+    except (TypeError, ValueError):  # pragma: no cover
+        params = {}  # type: ignore[assignment]
+    if "cards" in params and cards is not None:
+        return make_bot(name, seed, cards=cards)
+    return make_bot(name, seed)
+
+
+def _bot_or_fail(name: str, seed: int, cards: CardSet | None) -> Any:
+    try:
+        return _make_bot(name, seed, cards)
+    except ImportError:
+        _fail("the bots package is not available", 1)
+    except (ValueError, KeyError) as exc:
+        msg = exc.args[0] if exc.args else str(exc)
+        _fail(str(msg))
+
+
+# ---------------------------------------------------------------------------------------- play
+HELP_TEXT = """\
+[bold]Type the number of an option and press Enter.[/]
+  [cyan]? N[/]      show the card behind option N (its full text and boosts)
+  [cyan]b[/]        draw the board again
+  [cyan]m[/]        adjust your own Humility or Maturity by hand (house rules, S-8): [dim]m h 5[/], [dim]m m 2[/]
+  [cyan]{...}[/]    an action as JSON (advanced), e.g. [dim]{"type": "Pass", "seat": 0}[/]
+  [cyan]q[/]        quit (with --save the game is saved first)
+[bold]Marks:[/] ▯ a ready Cost Zone card, ▭ a rotated (spent) one, ★ face up · C3 = costs 3 · R2 = takes 2 to resist
+[bold]Badges:[/] Humility x/10 (10 rolls over into a level) · Maturity L0-L3 (everyone at L3 opens the clearing round)"""
+
+
+class PlaySession:
+    """One game in the terminal: humans at some seats (hot-seat), bots at the others."""
+
+    def __init__(self, game: "Game", console: Console, bots: dict[int, Any], bot_names: dict[int, str],
+                 save: Path | None = None, handoff: bool = False, delay: float = 0.0,
+                 ask: Callable[[str], str] | None = None) -> None:
+        self.game = game
+        self.console = console
+        self.bots = bots
+        self.bot_names = bot_names
+        self.save_path = save
+        self.handoff = handoff
+        self.delay = delay
+        self.ask = ask or (lambda prompt: console.input(prompt))
+        self.humans = [i for i in range(len(game.state.seats)) if i not in bots]
+        self.log: list["Event"] = []
+        self.last_human: int | None = None
+        self.seen_turn = -1
+        self.uid_names = {u: d.name for u, d in enumerate(game.defs)}
+
+    # --- output
+    def _events_for(self, viewer: int | None, limit: int = 80) -> list[str]:
+        recent = self.log[-limit:]
+        return describe_events([e.for_seat(viewer) for e in recent], self.game.cards, self.uid_names)
+
+    def draw_board(self, viewer: int | None, below: Any = None) -> None:
+        """The board as ``viewer`` sees it, then ``below`` (the options). In a terminal, fewer
+        event lines are shown when that makes board and options fit the screen."""
+        view = self.game.view(viewer)
+        events = self._events_for(viewer)
+        board = render_board(view, self.game.cards, events=events)
+        if self.console.is_terminal:
+            for k in (7, 6, 5, 4, 3, 2):
+                lines = self.console.render_lines(Group(board, below) if below is not None else board,
+                                                  self.console.options, pad=False)
+                if len(lines) <= self.console.height - 1:
+                    break
+                board = render_board(view, self.game.cards, events=events, max_events=k)
+        self.console.print(board)
+        if below is not None:
+            self.console.print(below)
+
+    def save(self) -> None:
+        if self.save_path is None:
+            return
+        try:
+            self.save_path.write_text(json.dumps(self.game.to_record(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.console.print(Text(f"Could not save the game to {self.save_path}: {exc.strerror}", style="bold red"))
+            return
+        self.console.print(Text(f"Saved the game to {self.save_path} (show it with: {PROG} replay {self.save_path})",
+                                style="green"))
+
+    # --- the loop
+    def run(self) -> int:
+        game = self.game
+        try:
+            while game.result is None:
+                pending = game.pending
+                if not pending:
+                    self.console.print(Text("The game waits for no one: stopping.", style="bold red"))
+                    break
+                seat, actions = pending[0]
+                if seat in self.bots:
+                    self._bot_move(seat, actions)
+                    continue
+                outcome = self._human_decision(seat, actions)
+                if outcome == "quit":
+                    self.console.print(Text("You left the game.", style="yellow"))
+                    self.save()
+                    return 0
+                if outcome == "eof":
+                    self.console.print(Text("\nInput ended: stopping the game.", style="yellow"))
+                    self.save()
+                    return 1
+        except KeyboardInterrupt:
+            self.console.print(Text("\nInterrupted: stopping the game.", style="yellow"))
+            self.save()
+            return 130
+        self.console.print(Rule("Game over", style="bright_green"))
+        self.draw_board(None)
+        self.save()
+        return 0
+
+    def _bot_move(self, seat: int, actions: list[Action]) -> None:
+        game = self.game
+        if not self.humans and game.state.turn_no != self.seen_turn:
+            self.seen_turn = game.state.turn_no
+            self.draw_board(None)
+        if len(actions) == 1:
+            action = actions[0]
+        else:
+            action = self.bots[seat].choose(game.view(seat), actions)
+            if action not in actions:
+                self.console.print(Text(f"{seat_label(seat)}'s bot chose an action that is not legal ({action!r}); "
+                                        "it passes instead.", style="red"))
+                action = actions[0]
+        text = describe_action(game, action, public=bool(self.humans))
+        line = Text(f"  ⚙ {seat_label(seat)} ({self.bot_names.get(seat, 'bot')}): ", style="cyan")
+        line.append(text, style="bold cyan" if len(actions) > 1 else "cyan")
+        self.console.print(line)
+        events = game.apply(action)
+        self.log.extend(events)
+        if self.humans:
+            for ev in events:
+                if ev.kind == "turn_started":
+                    self.console.print(Rule(f"Round {ev.data.get('round')} · {seat_label(ev.seat)}'s turn",
+                                            style="grey50"))
+        if self.delay:
+            time.sleep(self.delay)
+
+    def _read(self, prompt: str) -> str | None:
+        try:
+            return self.ask(prompt)
+        except EOFError:
+            return None
+
+    def _hand_over(self, seat: int) -> bool:
+        """Hot-seat: hide the screen and wait until the next player is at the keyboard."""
+        if self.console.is_terminal:
+            self.console.clear()
+            self.console.file.write("\x1b[3J")
+        self.console.print(Panel(Text(f"Pass the keyboard to {seat_label(seat)}.\n"
+                                      "The other players' hands stay hidden.", justify="center"),
+                                 border_style="yellow", padding=(1, 4)))
+        return self._read(f"{seat_label(seat)}: press Enter when you are ready ") is not None
+
+    def _human_decision(self, seat: int, actions: list[Action]) -> str:
+        game = self.game
+        if self.handoff and len(self.humans) > 1 and self.last_human is not None and seat != self.last_human:
+            if not self._hand_over(seat):
+                return "eof"
+        self.last_human = seat
+        texts = describe_actions(game, actions)
+        options = render_actions(game, actions, texts=texts, title=f" {seat_label(seat)}: your options ")
+        self.draw_board(seat, options)
+        n = len(actions)
+        while True:
+            raw = self._read(f"[bold yellow]{seat_label(seat)}[/] › choose 1-{n} ([cyan]?[/] help, [cyan]q[/] quit): ")
+            if raw is None:
+                return "eof"
+            cmd = raw.strip()
+            low = cmd.lower()
+            if not cmd:
+                continue
+            if low in ("q", "quit", "exit"):
+                return "quit"
+            if low in ("?", "h", "help"):
+                self.console.print(Panel(Text.from_markup(HELP_TEXT), title="Help", border_style="cyan"))
+                continue
+            if low.startswith("?"):
+                self._card_info(cmd[1:].strip(), actions)
+                continue
+            if low in ("b", "board"):
+                self.draw_board(seat, options)
+                continue
+            if low == "m" or low.startswith("m ") or low.startswith("manual"):
+                if self._manual(seat, cmd):
+                    return "done"
+                continue
+            if cmd.startswith("{"):
+                if self._json_action(cmd):
+                    return "done"
+                continue
+            try:
+                choice = int(cmd)
+            except ValueError:
+                self._say(f"{cmd!r} is not an option. Type a number from 1 to {n}, ? for help, or q to quit.")
+                continue
+            if not 1 <= choice <= n:
+                self._say(f"There is no option {choice}: choose a number from 1 to {n}.")
+                continue
+            return "done" if self._apply(actions[choice - 1]) else "again"
+
+    def _say(self, message: str) -> None:
+        self.console.print(Text(f"  ✗ {message}", style="bold red"))
+
+    def _apply(self, action: Action) -> bool:
+        try:
+            events = self.game.apply(action)
+        except IllegalAction as exc:
+            self._say(f"Not allowed: {exc.message} [{exc.code}]")
+            return False
+        self.log.extend(events)
+        return True
+
+    def _json_action(self, text: str) -> bool:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            self._say(f"That is not valid JSON: {exc.msg}.")
+            return False
+        try:
+            action = action_from_json(data)
+        except IllegalAction as exc:
+            self._say(f"Not an action: {exc.message}")
+            return False
+        return self._apply(action)
+
+    def _manual(self, seat: int, cmd: str) -> bool:
+        """S-8: set your own Humility or Maturity by hand (``m h 5``, or asked step by step)."""
+        if self.game.state.seats[seat].side != "righteous":
+            self._say("only Righteous seats have Humility and Maturity badges")
+            return False
+        parts = cmd.split()[1:]
+        badge_raw = parts[0] if parts else self._read("Adjust which badge? (h = Humility, m = Maturity): ")
+        if badge_raw is None:
+            return False
+        badge = {"h": "humility", "humility": "humility", "power": "humility", "m": "maturity",
+                 "maturity": "maturity", "l": "maturity", "level": "maturity"}.get(badge_raw.strip().lower())
+        if badge is None:
+            self._say(f"{badge_raw.strip()!r} is not a badge: use h (Humility) or m (Maturity).")
+            return False
+        top = 10 if badge == "humility" else 3
+        value_raw = parts[1] if len(parts) > 1 else self._read(f"New {badge.capitalize()} (0-{top}): ")
+        if value_raw is None:
+            return False
+        try:
+            value = int(value_raw.strip().lstrip("lL"))
+        except ValueError:
+            self._say(f"{value_raw.strip()!r} is not a whole number.")
+            return False
+        return self._apply(AdjustBadge(seat, badge, value))
+
+    def _card_info(self, arg: str, actions: list[Action]) -> None:
+        try:
+            n = int(arg)
+        except ValueError:
+            self._say("Write ? and an option number, for example ? 3.")
+            return
+        if not 1 <= n <= len(actions):
+            self._say(f"There is no option {n}.")
+            return
+        a = actions[n - 1]
+        uid = next((getattr(a, f) for f in ("card", "option", "threat") if getattr(a, f, None) is not None), None)
+        if uid is None and type(a).__name__ == "TakeBoost":
+            offers = getattr(self.game.state, "offers", None) or []
+            uid = offers[-1].uid if offers else None
+        if uid is None:
+            self._say(f"Option {n} is not about a card.")
+            return
+        card = self.game.defs[uid]
+        body = Text()
+        body.append(f"{KIND_LABEL.get(card.kind, card.kind)}", style="bold")
+        body.append(f" · cost C{card.cost}")
+        if card.is_threat:
+            body.append(f" · resistance {'RX' if card.x_rule else f'R{card.resistance}'}")
+        if card.subtypes:
+            body.append(f" · {', '.join(card.subtypes)}")
+        body.append(f"\n{card.text}")
+        for i, b in enumerate(card.boosts, start=1):
+            body.append(f"\n{i}. {'⚡ ' if b.fast else ''}{b.text}", style="cyan")
+        if card.scripture:
+            body.append(f"\n{card.scripture}", style="italic dim")
+        self.console.print(Panel(body, title=Text(card.name, style="bold"), border_style="cyan"))
+
+
+@app.command()
+def play(
+    mode: Annotated[str, typer.Option(help="coop (a team against the Evil deck) or solo.")] = "coop",
+    lineup: Annotated[str, typer.Option(help="One letter a seat: R (Righteous). Co-op: RR, RRR, ...; solo: R.")] = "RR",
+    seed: Annotated[int, typer.Option(help="Seed of the shuffles: the same seed deals the same game.")] = 7,
+    bot: Annotated[str, typer.Option(help="Bot level for bot seats: heuristic or random.")] = "heuristic",
+    bots: Annotated[Optional[str], typer.Option(
+        help="Seats played by bots, numbered from 1, e.g. 2 or 1,2. Default: every seat is a person (hot-seat).")] = None,
+    all_bots: Annotated[bool, typer.Option("--all-bots", help="Bots play every seat (watch a game).")] = False,
+    set_: Annotated[Optional[list[str]], typer.Option(
+        "--set", help="A setting as key=value (repeatable): matAbilities=0, soloFee=2, maxRounds=8, ...")] = None,
+    deck: Annotated[Optional[list[Path]], typer.Option(
+        help="A deck file of your own (TOML, repeatable). Its decks are used unless --decks says otherwise.")] = None,
+    decks: Annotated[Optional[str], typer.Option(
+        help="Deck ids, one a seat, then the Evil deck: e.g. shepherd,watchman,evil.")] = None,
+    save: Annotated[Optional[Path], typer.Option(help="Write the game record (JSON) here at the end or on quit.")] = None,
+    delay: Annotated[float, typer.Option(help="Seconds to wait after each bot move (to watch).")] = 0.0,
+    handoff: Annotated[Optional[bool], typer.Option(
+        "--handoff/--no-handoff",
+        help="Hot-seat: clear the screen between players. Default: on in a terminal with 2+ people.")] = None,
+) -> None:
+    """Play a game in the terminal: hot-seat for people, bots for the other seats."""
+    _check_mode(mode)
+    settings = _settings(set_)
+    texts, card_set = _load_user_decks(deck)
+    if decks is not None:
+        deck_ids: list[str] | None = [d.strip() for d in decks.split(",") if d.strip()]
+    else:
+        deck_ids = _default_decks(mode, lineup, card_set) if texts else None
+    from .engine.game import Game
+    try:
+        game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings, decks=deck_ids,
+                        extra_deck_texts=texts)
+    except ValueError as exc:
+        _fail(str(exc))
+    n_seats = len(game.state.seats)
+    bot_seats = list(range(n_seats)) if all_bots else _seat_list(bots, n_seats, "--bots") if bots else []
+    bot_players = {s: _bot_or_fail(bot, seed * 31 + s, game.cards) for s in bot_seats}
+    console = Console(highlight=False)
+    if save is not None and not save.parent.exists():
+        _fail(f"--save: the folder {save.parent} does not exist")
+    humans = [s for s in range(n_seats) if s not in bot_players]
+    auto_handoff = sys.stdin.isatty() and console.is_terminal
+    session = PlaySession(game, console, bot_players, {s: bot for s in bot_players}, save=save,
+                          handoff=auto_handoff if handoff is None else handoff, delay=delay)
+    deck_names = {d.id: d.name for d in game.cards.decks.values()}
+    who = ", ".join(f"{seat_label(s)}: {deck_names.get(game.deck_lists[s][0], game.deck_lists[s][0])} "
+                    f"({'bot ' + bot if s in bot_players else 'person'})" for s in range(n_seats))
+    console.print(Rule(f"Christianity Strategy Card Game · {mode} · seed {seed}", style="bright_blue"))
+    console.print(Text(f"Seats: {who}", style="bold"))
+    if humans:
+        console.print(Text("Type the number of an option, ? for help, q to quit.", style="dim"))
+    code = session.run()
+    if code:
+        raise typer.Exit(code)
+
+
+# ---------------------------------------------------------------------------------------- simulate
+@app.command()
+def simulate(
+    mode: Annotated[str, typer.Option(help="coop or solo.")] = "coop",
+    lineup: Annotated[str, typer.Option(help="One letter a seat, e.g. RR.")] = "RR",
+    games: Annotated[int, typer.Option(help="How many games to play.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the run (each game's seed is derived from it).")] = 0,
+    bots: Annotated[str, typer.Option(help="Bot level for every seat, or one a seat: heuristic,random.")] = "heuristic",
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="A setting as key=value (repeatable).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print only JSON on stdout.")] = False,
+) -> None:
+    """Play many games with bots and report win rate, rounds, score and why games ended."""
+    _check_mode(mode)
+    settings = _settings(set_)
+    if games < 1:
+        _fail("--games must be at least 1")
+    from .engine.game import Game
+    try:
+        Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings)
+    except ValueError as exc:
+        _fail(str(exc))
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    if not levels:
+        _fail("--bots needs a bot level: heuristic or random")
+    if len(levels) not in (1, len(lineup)):
+        _fail(f"--bots takes one level for every seat or one a seat ({len(lineup)}), not {len(levels)}")
+    for level in levels:
+        _bot_or_fail(level, 0, None)
+    bots_arg: str | list[str] = levels[0] if len(levels) == 1 else levels
+    try:
+        from .sim import simulate as run_simulation
+    except ImportError:
+        _fail("the sim package is not available", 1)
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    err = Console(stderr=True)
+    with Progress(TextColumn("[bold]Simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task("games", total=games)
+
+        def tick(done: int, *_: Any, **__: Any) -> None:
+            progress.update(task, completed=done)
+
+        try:
+            result = run_simulation(mode=mode, lineup=lineup, games=games, seed=seed, bots=bots_arg,
+                                    settings=settings, progress=tick)
+        except ValueError as exc:
+            _fail(str(exc))
+    data = result.to_json()
+    if isinstance(data, str):
+        data = json.loads(data)
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    console = Console(highlight=False)
+    table = Table(title=f"{games} games · {mode} {lineup} · bots {bots} · seed {seed}", show_header=False,
+                  title_style="bold")
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    avg = data.get("avg_score") or [0, 0]
+    table.add_row("Games", str(data.get("games")))
+    table.add_row("Righteous wins", str(data.get("righteous_wins")))
+    table.add_row("Win rate", f"{100 * float(data.get('win_rate', 0)):.1f} %")
+    table.add_row("Average rounds", f"{float(data.get('avg_rounds', 0)):.2f}")
+    table.add_row("Average score", f"Righteous {float(avg[0]):.1f} : Evil {float(avg[1]):.1f}")
+    if data.get("unfinished"):
+        table.add_row("Unfinished", str(data.get("unfinished")))
+    console.print(table)
+    reasons = Table(title="How the games ended", title_style="bold")
+    reasons.add_column("Reason")
+    reasons.add_column("Games", justify="right")
+    reasons.add_column("Share", justify="right")
+    total = max(1, int(data.get("games") or 1))
+    for reason, count in sorted((data.get("reasons") or {}).items(), key=lambda kv: -kv[1]):
+        reasons.add_row(reason, str(count), f"{100 * count / total:.1f} %")
+    console.print(reasons)
+
+
+# ---------------------------------------------------------------------------------------- cards
+@app.command()
+def cards(
+    deck: Annotated[Optional[list[Path]], typer.Option(
+        help="Check a deck file of your own (repeatable) and list its cards.")] = None,
+    side: Annotated[Optional[str], typer.Option(help="Only righteous or evil cards.")] = None,
+) -> None:
+    """List the card set, or check and list your own deck files (a broken file: exit code 2)."""
+    if side is not None and side not in ("righteous", "evil"):
+        _fail(f"--side must be righteous or evil, not {side!r}")
+    console = Console(highlight=False)
+    base = starter_set()
+    if deck:
+        card_set = _load_user_decks(deck)[1]
+        shown = [d for d in card_set.decks.values() if d.id not in base.decks]
+        for p in deck:
+            console.print(Text(f"✓ {p}: valid", style="bold green"))
+    else:
+        card_set = base
+        shown = list(card_set.decks.values())
+    decks_of: dict[str, list[str]] = {}
+    summary = Table(title="Decks", title_style="bold", expand=False)
+    summary.add_column("Deck id")
+    summary.add_column("Name")
+    summary.add_column("Side")
+    summary.add_column("Cards", justify="right")
+    summary.add_column("Description")
+    for d in shown:
+        if side and d.side != side:
+            continue
+        summary.add_row(d.id, d.name, d.side, str(len(d.cards)), d.description)
+        for cid in dict.fromkeys(d.cards):
+            decks_of.setdefault(cid, []).append(f"{d.id} ×{d.cards.count(cid)}")
+    console.print(summary)
+    kind_order = list(KIND_LABEL)
+    listed = [card_set.cards[cid] for cid in decks_of]
+    listed.sort(key=lambda c: (c.side != "righteous", kind_order.index(c.kind) if c.kind in kind_order else 99,
+                               c.cost, c.name))
+    console.print(render_card_table(listed, decks_of, title=f"Cards ({len(listed)})"))
+
+
+# ---------------------------------------------------------------------------------------- replay
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON), as written by play --save.")],
+    upto: Annotated[Optional[int], typer.Option(help="Show the position after this many actions.")] = None,
+    seat: Annotated[Optional[int], typer.Option(help="See the game as this seat (from 1). Default: spectator.")] = None,
+) -> None:
+    """Show a saved game: the final position, or the one after --upto N actions."""
+    from .engine.record import RecordError, replay as replay_record
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        _fail(f"{file} is not a text file")
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail(f"{file} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
+    actions = record.get("actions") if isinstance(record, dict) else None
+    total = len(actions) if isinstance(actions, list) else 0
+    if upto is not None and upto < 0:
+        _fail("--upto must be 0 or more")
+    try:
+        game = replay_record(record, upto=upto)
+    except (RecordError, ValueError) as exc:
+        _fail(f"{file}: {exc}")
+    n_seats = len(game.state.seats)
+    viewer = None
+    if seat is not None:
+        if not 1 <= seat <= n_seats:
+            _fail(f"--seat: there is no seat {seat}; this game has seats 1 to {n_seats}")
+        viewer = seat - 1
+    done = min(upto, total) if upto is not None else total
+    console = Console(highlight=False)
+    console.print(Rule(f"Replay of {file} · after action {done} of {total}", style="bright_blue"))
+    events = describe_events([e.for_seat(viewer) for e in game.log[-80:]], game.cards,
+                             {u: d.name for u, d in enumerate(game.defs)})
+    console.print(render_board(game.view(viewer), game.cards, events=events, max_events=10))
+    if done < total and game.result is None:
+        try:
+            nxt = action_from_json(actions[done])  # type: ignore[index]
+            console.print(Text(f"Next: {seat_label(nxt.seat)} — {describe_action(game, nxt)}", style="bold cyan"))
+        except (IllegalAction, IndexError):
+            pass
+
+
+# ---------------------------------------------------------------------------------------- bench
+@app.command()
+def bench() -> None:
+    """Measure the engine's speed (actions, clones and games a second)."""
+    try:
+        from .bench import format_bench, run_bench  # type: ignore[attr-defined]
+    except ImportError:
+        _fail("the bench module is not available yet", 1)
+    result = run_bench()
+    typer.echo(format_bench(result))
+
+
+# ---------------------------------------------------------------------------------------- entry
+def main(argv: list[str] | None = None) -> None:
+    """The console script: usage errors become one line on stderr and exit code 2."""
+    from typer.main import get_command
+
+    command = get_command(app)
+    try:
+        rv = command.main(args=argv, prog_name=PROG, standalone_mode=False)
+    except typer.Abort:
+        typer.echo("Aborted.", err=True)
+        sys.exit(1)
+    except Exception as exc:  # noqa: BLE001 - click's usage errors: one line, no traceback
+        from typer import _click  # type: ignore[attr-defined]
+        if isinstance(exc, _click.exceptions.ClickException):
+            hint = ""
+            ctx = getattr(exc, "ctx", None)
+            if ctx is not None:
+                hint = f" (see {ctx.command_path} --help)"
+            typer.echo(f"Error: {exc.format_message()}{hint}", err=True)
+            sys.exit(exc.exit_code)
+        raise
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
