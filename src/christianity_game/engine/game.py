@@ -238,15 +238,35 @@ class Game:
             return st.choice.seat
         if st.ability_picks:
             return st.ability_chooser
+        early = self._early_decider()
+        if early is not None:
+            return early
         if st.window:
             return st.window[0]
         offer = self._active_offer()
         if offer is not None:
             return offer.controller
+        late = self._late_decider()
+        if late is not None:
+            return late
         if st.step in ("lay", "after_lay"):
             return self.turn_seat
         if st.phase_passes:
             return st.phase_passes[0]
+        return None
+
+    def _early_decider(self) -> int | None:
+        """Hook: a mode's decisions that come before stack windows (duel rewards)."""
+        return None
+
+    def _late_decider(self) -> int | None:
+        """Hook: a mode's decisions after stack windows and boosts (duel interrupts, answers)."""
+        return None
+
+    def _early_legal(self, seat: int) -> list[Action] | None:
+        return None
+
+    def _late_legal(self, seat: int, free: int) -> list[Action] | None:
         return None
 
     def _active_offer(self) -> Offer | None:
@@ -276,6 +296,9 @@ class Game:
             return acts
         if st.ability_picks:
             return [ChooseAbility(seat, a) for a in self._free_abilities()]
+        early = self._early_legal(seat)
+        if early is not None:
+            return early
         free = self._untapped(seat)
         if st.window:
             acts = [Pass(seat)]
@@ -284,6 +307,9 @@ class Game:
         offer = self._active_offer()
         if offer is not None:
             return self._boost_actions(offer)
+        late = self._late_legal(seat, free)
+        if late is not None:
+            return late
         step = st.step
         if step == "lay":
             sd = st.seats[seat]
@@ -435,9 +461,13 @@ class Game:
     def _benevolence_ok(self, seat: int) -> bool:
         return True
 
+    def _answerable(self) -> list[Threat]:
+        """The pending threats that may be resisted now (co-op: all of them, in any order)."""
+        return self.state.threats
+
     def _resist_actions(self, seat: int, free: int) -> list[Action]:
         out: list[Action] = []
-        for t in self.state.threats:
+        for t in self._answerable():
             if not self._may_help(seat, t.target):
                 continue
             rem = self._remaining(t)
@@ -701,16 +731,33 @@ class Game:
             if offer.fast and st.stack and st.stack[-1].uid == offer.uid:
                 st.stack[-1].fast_done = True
             return
+        if self._late_pass(seat):
+            return
         if st.step == "lay":
             st.step = "after_lay"
             if self.settings.mat_abilities and "vibrancy" in st.abilities:
                 self._flip_random(seat, 2)   # Vibrancy (A-1): DECISION random face-down cards
             return
         if st.step == "after_lay":
-            st.step = self._next_step("after_lay")
+            self._enter_step(self._next_step("after_lay"))
             return
         if st.phase_passes:
             st.phase_passes.pop(0)
+
+    def _late_pass(self, seat: int) -> bool:
+        """Hook: a pass in a mode's own decision (duel). True when it was one."""
+        return False
+
+    def _enter_step(self, step: str) -> None:
+        st = self.state
+        st.step = step
+        if step == "main":
+            st.phase_passes = [self.turn_seat]
+            self._emit("phase", self.turn_seat, data={"phase": "main"})
+        self._on_phase_change()
+
+    def _on_phase_change(self) -> None:
+        """Hook: duel micro-boost tallies reset each phase (D-MB-1)."""
 
     def _next_step(self, step: str) -> str:
         steps = self.mode.steps
@@ -937,6 +984,8 @@ class Game:
                     return
                 st.ability_picks = 0
                 continue
+            if self._early_decider() is not None:
+                return
             if st.window:
                 return
             offer = self._active_offer()
@@ -945,6 +994,12 @@ class Game:
                     return
                 self._do_pass(offer.controller)
                 continue
+            if not st.stack:
+                flow = self._mode_flow()
+                if flow == "wait":
+                    return
+                if flow == "again":
+                    continue
             if st.stack:
                 top = st.stack[-1]
                 if top.kind == "card" and not top.fast_done:
@@ -957,6 +1012,11 @@ class Game:
                 continue
             if self._flow_step():
                 return
+
+    def _mode_flow(self) -> str | None:
+        """Hook: a mode's own automatic steps with an empty stack: "wait" (a decision waits),
+        "again" (something changed, look again) or None (carry on with the turn)."""
+        return None
 
     def _flow_step(self) -> bool:
         """Advance the turn's steps. True when a decision is now waiting."""
@@ -981,7 +1041,7 @@ class Game:
             if len(legal) > 1:
                 self._legal_cache = (st.state_id, seat, legal)   # the state stays as it is now
                 return True
-            st.step = self._next_step("after_lay")   # nothing to do but pass: move on
+            self._enter_step(self._next_step("after_lay"))   # nothing to do but pass: move on
             return False
         if step == "evil":
             self._evil_phase(seat)
@@ -1002,9 +1062,7 @@ class Game:
                 self._emit("failed", t.target, t.uid)
                 self._push(item)
                 return False
-            st.step = "main"
-            st.phase_passes = [seat]
-            self._emit("phase", seat, data={"phase": "main"})
+            self._enter_step("main")
             return False
         if step == "main":
             if self._phase_decision_waits():
@@ -1042,7 +1100,7 @@ class Game:
         st.turn_no += 1
         sd = st.seats[seat]
         self._emit("turn_started", seat, data={"round": st.round, "turn": st.turn_no})
-        self._judge_clearing_round(seat)
+        self._judge_at_turn_start(seat)
         if st.result is not None:
             return
         for other in st.seats:
@@ -1064,7 +1122,7 @@ class Game:
         if self.settings.humility_rollover and sd.humility >= MAX_HUMILITY and sd.maturity < MAX_MATURITY:
             self._check_rollover(seat)
 
-    def _judge_clearing_round(self, seat: int) -> None:
+    def _judge_at_turn_start(self, seat: int) -> None:
         """CO-W-2..4, judged at the start of each turn."""
         st = self.state
         max_rounds = self.settings.max_rounds
