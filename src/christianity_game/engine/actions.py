@@ -145,6 +145,20 @@ class Choose(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseReward(Action):
+    """Duel: take an earned micro-reward (Evil: draw, untap, flip, destroy) or micro-boost
+    (Righteous: draw, humility); ``to_seat`` directs it to an ally where the rules allow."""
+
+    reward: str
+    to_seat: int | None = None
+    type_name: ClassVar[str] = "ChooseReward"
+
+    def __repr__(self) -> str:
+        extra = "" if self.to_seat is None else f" to_seat={self.to_seat}"
+        return f"<ChooseReward seat={self.seat} {self.reward}{extra}>"
+
+
+@dataclass(frozen=True, slots=True)
 class AdjustBadge(Action):
     """Manual adjustment (S-8): set your own Humility or Maturity by hand. Never in legal_actions."""
 
@@ -158,7 +172,8 @@ class AdjustBadge(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type_name: cls
-    for cls in (Pass, LayCostZone, PlayCard, Resist, TakeBoost, UseAbility, BuyAbility, ChooseAbility, Choose, AdjustBadge)
+    for cls in (Pass, LayCostZone, PlayCard, Resist, TakeBoost, UseAbility, BuyAbility, ChooseAbility, Choose,
+                ChooseReward, AdjustBadge)
 }
 
 
@@ -184,7 +199,7 @@ def action_from_json(data: Any) -> Action:
                 raise IllegalAction("malformed", f"{kind} needs field {name!r}")
             continue
         value = kwargs[name]
-        want_str = name in ("ability", "badge")
+        want_str = name in ("ability", "badge", "reward")
         if want_str:
             if not isinstance(value, str):
                 raise IllegalAction("malformed", f"{kind}.{name} must be a string")

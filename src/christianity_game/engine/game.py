@@ -94,8 +94,9 @@ class Game:
     @classmethod
     def _blank(cls, mode: str, lineup: str, seed: int, settings: Settings | None, card_set: CardSet | None,
                extra_deck_texts: Iterable[tuple[str, str]]) -> "Game":
-        game = cls()
-        game.mode = mode_by_name(mode)
+        mode_obj = mode_by_name(mode)
+        game = mode_obj.make_game()
+        game.mode = mode_obj
         lineup = lineup.upper()
         game.mode.check_lineup(lineup)
         if not isinstance(seed, int) or isinstance(seed, bool):

@@ -56,6 +56,11 @@ class Mode:
         from .game import ABILITIES
         return ABILITIES
 
+    def make_game(self) -> "Game":
+        """The Game class that carries this mode's hooks (variants as subclasses)."""
+        from .game import Game
+        return Game()
+
 
 class CoopMode(Mode):
     """The original game: Righteous seats against the self-running Evil deck (CO-*)."""
@@ -88,6 +93,9 @@ MODES: dict[str, type[Mode]] = {"coop": CoopMode, "solo": SoloMode}
 
 def mode_by_name(name: str) -> Mode:
     """The mode registered under ``name``; a clear error for an unknown one."""
+    if "duel" not in MODES:
+        from . import duel
+        MODES["duel"] = duel.DuelMode
     try:
         return MODES[name]()
     except KeyError:

@@ -16,6 +16,8 @@ class Settings:
     * ``humility_rollover`` (S-7): reaching Humility 10 gains a level.
     * ``max_rounds`` (CO-1): the co-op round limit.
     * ``opening_hand`` (DECISION, docs/decisions.md): cards in each seat's hand at the start.
+    * ``max_turns``: a safety cap for duels, which have no round limit (0: none). A game that
+      reaches it ends on the stalemate score (D-SCORE); simulations set it, people need not.
     """
 
     evil_interrupt: bool = True
@@ -24,15 +26,19 @@ class Settings:
     humility_rollover: bool = True
     max_rounds: int = 10
     opening_hand: int = 5
+    max_turns: int = 0
 
     ALIASES = {"evilInterrupt": "evil_interrupt", "matAbilities": "mat_abilities", "soloFee": "solo_fee",
-               "humilityRollover": "humility_rollover", "maxRounds": "max_rounds", "openingHand": "opening_hand"}
+               "humilityRollover": "humility_rollover", "maxRounds": "max_rounds", "openingHand": "opening_hand",
+               "maxTurns": "max_turns"}
 
     def __post_init__(self) -> None:
         if self.solo_fee not in (1, 2, 3):
             raise ValueError(f"solo_fee must be 1, 2 or 3, not {self.solo_fee!r}")
         if not 1 <= self.max_rounds <= 100:
             raise ValueError(f"max_rounds must be between 1 and 100, not {self.max_rounds!r}")
+        if not 0 <= self.max_turns <= 100000:
+            raise ValueError(f"max_turns must be between 0 (no cap) and 100000, not {self.max_turns!r}")
         if not 0 <= self.opening_hand <= 10:
             raise ValueError(f"opening_hand must be between 0 and 10, not {self.opening_hand!r}")
         for name in ("evil_interrupt", "mat_abilities", "humility_rollover"):

@@ -104,4 +104,5 @@ def make_view(game: "Game", viewer: int | None) -> dict[str, Any]:
         "settings": game.settings.to_dict(),
         "choice": choice,
         "pending": pending,
+        "duel": game.duel_view() if st.duel is not None else None,  # type: ignore[attr-defined]
     }

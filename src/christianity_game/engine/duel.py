@@ -1,0 +1,723 @@
+"""Duel mode (beta): people on both sides (RULES.md section D).
+
+``DuelGame`` is the Game with duel hooks: Evil seats with their own decks play Temptations and
+Evil Habituals at instant speed; each burst of threats is answered at once by its targets; combos,
+Habitual dominance, Evil micro-rewards and Righteous micro-boosts keep a played Evil side fair;
+both win conditions hold for a full round; there is no round limit.
+
+How a burst works (our reading of D-INT and D-COMBO, see docs/decisions.md): whenever the stack is
+empty and nothing else is open (after each action and each resolution, never while a Cost Zone
+is being laid), Evil seats that can afford a threat get a window. A seat that plays a threat keeps
+the window open for the Evil side (partners first, so they can extend the chain). When every Evil
+seat in the window has passed, the targets answer the pending threats one by one, in order; that
+answer is "the Righteous side responds", and the chain resets.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .actions import Action, ChooseReward, Pass, PlayCard, Resist
+from .game import ABILITIES, Game
+from .modes import Mode
+from .state import Choice, StackItem, Threat
+
+DUEL_ABILITIES = tuple(a for a in ABILITIES if a != "foresight")   # Foresight is co-op only (A-1)
+EVIL_REWARDS = ("draw", "untap", "flip")
+RIGHTEOUS_BOOSTS = ("draw", "humility")
+EVIL_HABITUALS_PER_SEAT = 7   # D-W-E
+
+
+class DuelState:
+    """What a duel tracks besides the shared state: chains, tallies, rewards, clocks."""
+
+    __slots__ = ("chain_count", "chain_last", "chain_target", "chain_seats", "chain_mixed", "plays",
+                 "failed_temptations", "rewards", "earned", "bonus_given", "reward_queue", "flagged",
+                 "phase_plays", "phase_key", "streak", "voided", "evil_window", "quiet", "answer",
+                 "answer_head", "answering", "r_clock", "e_clock", "e_righteous_turns", "replace_spent",
+                 "finale", "seat_level_rewarded", "counts")
+
+    def __init__(self, seats: int) -> None:
+        self.chain_count = 0
+        self.chain_last: int | None = None
+        self.chain_target: int | None = None
+        self.chain_seats: tuple[int, ...] = ()
+        self.chain_mixed = False
+        self.plays = [0] * seats               # cards each seat played this turn (D-MR-2)
+        self.failed_temptations = 0            # this turn, all Evil seats (D-MR-3)
+        self.rewards = 0                       # micro-rewards this turn, all Evil seats (D-MR-5)
+        self.earned = [0] * seats              # rewards each seat earned this turn (D-MR-7)
+        self.bonus_given = [0] * seats
+        self.reward_queue: list[tuple[int, str]] = []   # (seat, "evil" | "special" | "righteous")
+        self.flagged: set[int] = set()         # Habituals already spent in a pair (D-MR-1)
+        self.phase_plays = 0                   # Righteous cards played this phase (D-MB-1)
+        self.phase_key: tuple[int, str] = (0, "")
+        self.streak = [0] * seats              # threats each seat resisted this turn (D-MB-2)
+        self.voided = [False] * seats
+        self.evil_window: list[int] = []       # Evil seats still to pass in the open window
+        self.quiet = False                     # the window for this moment has been offered
+        self.answer: list[int] = []            # seats still to pass on the threat being answered
+        self.answer_head: int | None = None
+        self.answering = False
+        self.r_clock: tuple[int, int] | None = None   # (seat, turn_no) the clean round was armed
+        self.e_clock: int | None = None               # turn_no Evil's hold was armed
+        self.e_righteous_turns = 0
+        self.replace_spent: set[int] = set()   # Z-6 flag on Cost Zone cards flipped by a reward
+        self.finale: dict[int, tuple[int, ...]] = {}   # threat uid -> Evil seats of its chain
+        self.seat_level_rewarded = [0] * seats
+        self.counts: dict[str, int] = {}       # what fired, for reports
+
+    def clone(self) -> "DuelState":
+        d = DuelState.__new__(DuelState)
+        d.chain_count = self.chain_count
+        d.chain_last = self.chain_last
+        d.chain_target = self.chain_target
+        d.chain_seats = self.chain_seats
+        d.chain_mixed = self.chain_mixed
+        d.plays = self.plays[:]
+        d.failed_temptations = self.failed_temptations
+        d.rewards = self.rewards
+        d.earned = self.earned[:]
+        d.bonus_given = self.bonus_given[:]
+        d.reward_queue = self.reward_queue[:]
+        d.flagged = set(self.flagged)
+        d.phase_plays = self.phase_plays
+        d.phase_key = self.phase_key
+        d.streak = self.streak[:]
+        d.voided = self.voided[:]
+        d.evil_window = self.evil_window[:]
+        d.quiet = self.quiet
+        d.answer = self.answer[:]
+        d.answer_head = self.answer_head
+        d.answering = self.answering
+        d.r_clock = self.r_clock
+        d.e_clock = self.e_clock
+        d.e_righteous_turns = self.e_righteous_turns
+        d.replace_spent = set(self.replace_spent)
+        d.finale = dict(self.finale)
+        d.seat_level_rewarded = self.seat_level_rewarded[:]
+        d.counts = dict(self.counts)
+        return d
+
+    def reset_chain(self) -> None:
+        self.chain_count = 0
+        self.chain_last = None
+        self.chain_target = None
+        self.chain_seats = ()
+        self.chain_mixed = False
+
+
+class DuelMode(Mode):
+    """Hooks for duel: turn order, draws and Cost Zones per side with the outnumbered handicap."""
+
+    name = "duel"
+    steps = ("draw", "lay", "after_lay", "main", "end")   # D-TURN-2: no Evil or Resistance phase
+    has_round_limit = False
+    shared_levels = False
+    can_buy_abilities = False                               # A-3
+
+    def check_lineup(self, lineup: str) -> None:
+        super().check_lineup(lineup)
+        if "E" not in lineup or "R" not in lineup:
+            raise ValueError("a duel needs at least one Evil seat (E) and one Righteous seat (R), e.g. ER")
+        if len(lineup) > 8:
+            raise ValueError("a duel takes at most 8 seats")
+
+    def turn_order(self, lineup: str) -> list[int]:
+        """D-TURN-1: every Evil seat, then every Righteous seat."""
+        return [i for i, ch in enumerate(lineup) if ch == "E"] + [i for i, ch in enumerate(lineup) if ch == "R"]
+
+    @staticmethod
+    def extra_opponents(lineup: str, side: str) -> int:
+        """D-CZ-1: the other side's seat count minus your own, never below 0."""
+        mine = lineup.count("R" if side == "righteous" else "E")
+        theirs = len(lineup) - mine
+        return max(0, theirs - mine)
+
+    def draw_count(self, game: Game, seat: int) -> int:
+        sd = game.state.seats[seat]
+        if sd.side == "righteous":   # D-CZ-2
+            return sd.maturity + 2 + self.extra_opponents(game.lineup, "righteous")
+        righteous = [s for s in game.state.seats if s.side == "righteous"]   # D-CZ-3
+        if self.extra_opponents(game.lineup, "evil"):
+            return sum(s.maturity + 2 for s in righteous)
+        return max(s.maturity for s in righteous) + 2
+
+    def intake_cap(self, game: Game, seat: int) -> int:
+        side = game.state.seats[seat].side
+        if side == "righteous":
+            return 4
+        return 4 + 2 * self.extra_opponents(game.lineup, "evil")
+
+    def opening_cost_zone(self, game: Game, seat: int) -> int:
+        return 3 + self.extra_opponents(game.lineup, game.state.seats[seat].side)
+
+    def evil_plays(self, game: Game, seat: int) -> int:
+        return 0
+
+    def abilities_available(self) -> tuple[str, ...]:
+        return DUEL_ABILITIES
+
+    def make_game(self) -> Game:
+        return DuelGame()
+
+
+class DuelGame(Game):
+    """The Game with the duel's hooks (RULES.md section D)."""
+
+    __slots__ = ()
+    DEFAULT_EVIL_SEAT_DECK: ClassVar[str] = "duel-evil"
+
+    @property
+    def duel(self) -> DuelState:
+        return self.state.duel  # type: ignore[no-any-return]
+
+    def _default_evil_seat_deck(self, index: int) -> str:
+        return self.DEFAULT_EVIL_SEAT_DECK
+
+    def _deal(self) -> None:
+        self.state.duel = DuelState(len(self.lineup))
+        super()._deal()
+
+    def _after_position(self) -> None:
+        if self.state.duel is None:
+            self.state.duel = DuelState(len(self.lineup))
+
+    def evil_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.state.seats) if s.side == "evil"]
+
+    def _count(self, what: str, n: int = 1) -> None:
+        c = self.duel.counts
+        c[what] = c.get(what, 0) + n
+
+    # ------------------------------------------------------------------ costs and discounts
+    def dominance(self, seat: int) -> int:
+        """D-DOM-1/2: C1 less per 3 of this seat's own Evil Habituals that took hold."""
+        own = sum(1 for sd in self.state.seats for u in sd.held if self.owner[u] == seat)
+        return own // 3
+
+    def _chain_extends(self, seat: int) -> bool:
+        """D-COMBO-4: with several Evil seats a partner must play the next card."""
+        d = self.duel
+        if d.chain_count == 0:
+            return False
+        return len(self.evil_seats()) == 1 or seat != d.chain_last
+
+    def threat_cost(self, seat: int, uid: int) -> int:
+        """D-COMBO-1, D-DOM-1: the Cost this seat would pay now for this threat."""
+        chain = self.duel.chain_count if self._chain_extends(seat) else 0
+        return max(0, self.defs[uid].cost - chain - self.dominance(seat))
+
+    # ------------------------------------------------------------------ decisions
+    def _early_decider(self) -> int | None:
+        q = self.duel.reward_queue if self.state.duel is not None else None
+        return q[0][0] if q else None
+
+    def _early_legal(self, seat: int) -> list[Action] | None:
+        d = self.duel
+        if not d.reward_queue:
+            return None
+        earner, kind = d.reward_queue[0]
+        if kind == "righteous":   # D-MB-3: draw 2 or +1 Humility, to any Righteous seat
+            return [ChooseReward(seat, r, to) for r in RIGHTEOUS_BOOSTS for to in self.righteous_seats()]
+        acts: list[Action] = [ChooseReward(seat, r) for r in EVIL_REWARDS]
+        if kind == "special":
+            allies = [i for i in self.evil_seats() if i != seat]
+            acts.extend(ChooseReward(seat, r, to) for r in EVIL_REWARDS for to in allies)   # D-MR-6
+            if self._destroy_targets() or self._hand_habituals():
+                acts.append(ChooseReward(seat, "destroy"))
+        return acts
+
+    def _late_decider(self) -> int | None:
+        d = self.state.duel
+        if d is None:
+            return None
+        if d.evil_window:
+            return d.evil_window[0]   # type: ignore[no-any-return]
+        if d.answering and d.answer:
+            return d.answer[0]   # type: ignore[no-any-return]
+        return None
+
+    def _late_legal(self, seat: int, free: int) -> list[Action] | None:
+        d = self.duel
+        if d.evil_window:
+            return [Pass(seat)] + self._threat_plays(seat, free)
+        if d.answering and d.answer:
+            acts: list[Action] = [Pass(seat)]
+            acts.extend(self._resist_actions(seat, free))
+            head = self.state.threats[0]
+            if seat == head.target:   # D-INT-2/3: a Resistance card, only in response
+                for u in self._playable_cards(seat):
+                    if self.defs[u].kind == "resistance" and self._card_resists(u, head.uid, head.resistance):
+                        acts.extend(self._play_variants(seat, u, free, head.uid))
+            return acts
+        return None
+
+    def _threat_plays(self, seat: int, free: int) -> list[Action]:
+        out: list[Action] = []
+        targets = self.righteous_seats()
+        for u in self._playable_cards(seat):
+            if self.defs[u].is_threat and self.threat_cost(seat, u) <= free:
+                out.extend(PlayCard(seat, u, None, t) for t in targets)
+        return out
+
+    def _can_threaten(self, seat: int) -> bool:
+        free = -1
+        for u in self._playable_cards(seat):
+            if self.defs[u].is_threat:
+                if free < 0:
+                    free = self._untapped(seat)
+                if self.threat_cost(seat, u) <= free:
+                    return True
+        return False
+
+    def _answerable(self) -> list[Threat]:
+        d = self.state.duel
+        if d is None or not d.answering or not self.state.threats:
+            return []
+        return [self.state.threats[0]]   # D-INT-4: each answered on its own, in order
+
+    def _benevolence_ok(self, seat: int) -> bool:
+        return self.state.seats[seat].maturity >= 2   # A-1: Double Resistance only at L2+ in duel
+
+    def _main_plays(self, seat: int, free: int) -> list[Action]:
+        if self.state.seats[seat].side == "evil":
+            return self._threat_plays(seat, free)
+        # D-INT-3: no Resistance card on its own in a duel
+        return [a for a in super()._main_plays(seat, free)
+                if not (isinstance(a, PlayCard) and self.defs[a.card].kind == "resistance")]
+
+    def _held_resists(self, seat: int, free: int) -> list[Action]:
+        if self.state.seats[seat].side == "evil":
+            return []
+        return super()._held_resists(seat, free)
+
+    def _ability_uses(self, seat: int) -> list[Action]:
+        if self.state.seats[seat].side == "evil":
+            return []
+        return super()._ability_uses(seat)
+
+    def _speed_plays(self, seat: int, free: int) -> list[Action]:
+        if self.state.seats[seat].side == "evil":
+            return []
+        return super()._speed_plays(seat, free)
+
+    # ------------------------------------------------------------------ doing
+    def _do(self, a: Action) -> None:
+        d = self.duel
+        if not (isinstance(a, Pass) and d.evil_window and a.seat == d.evil_window[0]):
+            d.quiet = False   # a new moment: Evil may interrupt again after it
+        if isinstance(a, ChooseReward):
+            self._do_reward(a)
+            return
+        super()._do(a)
+
+    def _late_pass(self, seat: int) -> bool:
+        d = self.duel
+        if d.evil_window:
+            d.evil_window.pop(0)
+            return True
+        if d.answering and d.answer:
+            d.answer.pop(0)
+            return True
+        return False
+
+    def _do_play(self, a: PlayCard) -> None:
+        card = self.defs[a.card]
+        if not card.is_threat:
+            super()._do_play(a)
+            return
+        st = self.state
+        d = self.duel
+        assert a.to_seat is not None
+        extends = self._chain_extends(a.seat)
+        cost = self.threat_cost(a.seat, a.card)
+        if not extends:
+            d.reset_chain()
+        from_cz = a.card in st.seats[a.seat].cost_zone
+        self._pay(a.seat, cost, prefer=a.card if from_cz else None)
+        self._take_from_play_zone(a.seat, a.card)
+        self._emit("played", a.seat, a.card, data={"to_seat": a.to_seat, "cost": cost, "chain": d.chain_count})
+        d.chain_count += 1
+        d.chain_last = a.seat
+        if a.seat not in d.chain_seats:
+            d.chain_seats = d.chain_seats + (a.seat,)
+        if d.chain_target is None:
+            d.chain_target = a.to_seat
+        elif d.chain_target != a.to_seat:
+            d.chain_mixed = True
+        self._play_threat(a.card, a.to_seat, a.seat)
+        self._count("threats_played")
+        if cost == 0:   # D-COMBO-2: a free play restarts the chain; D-MR-4: a finale if chained down
+            if d.chain_count >= 2 and not d.chain_mixed:
+                d.finale[a.card] = d.chain_seats
+                self._count("finales")
+            d.reset_chain()
+        elif d.chain_count >= 2:
+            self._count("combo_plays")
+        self._on_card_played(a.seat, a.card)
+        # The Evil side keeps the window: partners first, so they can extend the chain
+        d.evil_window = self._evil_window_order(after=a.seat)
+
+    def _evil_window_order(self, after: int | None) -> list[int]:
+        evil = self.evil_seats()
+        if not self.settings.evil_interrupt:   # D-INT-6: only the seat whose turn it is
+            evil = [s for s in evil if s == self.turn_seat]
+        if after is not None and after in evil:
+            i = evil.index(after)
+            evil = evil[i + 1:] + evil[:i + 1]
+        return [s for s in evil if self._can_threaten(s)]
+
+    def _on_card_played(self, seat: int, uid: int) -> None:
+        if uid < 0:
+            return   # a boost is not a played card
+        d = self.duel
+        st = self.state
+        d.plays[seat] += 1
+        if st.seats[seat].side == "evil":
+            if d.plays[seat] % 4 == 0:   # D-MR-2
+                self._count("mr_four_plays")
+                self._earn(seat)
+            return
+        key = (st.turn_no, self.phase)
+        if key != d.phase_key:   # D-MB-1: the tally resets at the start of each phase
+            d.phase_key = key
+            d.phase_plays = 0
+        d.phase_plays += 1
+        if d.phase_plays % (3 + len(self.righteous_seats())) == 0:
+            self._count("mb_cards_per_phase")
+            self._boost(seat)
+
+    # ------------------------------------------------------------------ rewards and boosts
+    def _earn(self, seat: int, bonus: bool = False) -> None:
+        """Queue an Evil micro-reward; every 5th of the turn is special (D-MR-5); same-turn bonus."""
+        d = self.duel
+        d.rewards += 1
+        kind = "special" if d.rewards % 5 == 0 else "evil"
+        d.reward_queue.append((seat, kind))
+        self._count("micro_rewards")
+        self._emit("reward_earned", seat, data={"special": kind == "special", "bonus": bonus})
+        if bonus:
+            return
+        d.earned[seat] += 1
+        evil = self.evil_seats()
+        if len(evil) == 1:   # D-MR-7: a lone Evil seat, 1 extra per 2 earned
+            if d.earned[seat] % 2 == 0:
+                self._count("mr_same_turn_bonus")
+                self._earn(seat, bonus=True)
+        else:                # several seats: once 2+ seats earned this turn, each earner gets 1 extra
+            earners = [s for s in evil if d.earned[s] > 0]
+            if len(earners) >= 2:
+                for s in earners:
+                    if not d.bonus_given[s]:
+                        d.bonus_given[s] = 1
+                        self._count("mr_same_turn_bonus")
+                        self._earn(s, bonus=True)
+
+    def _boost(self, seat: int) -> None:
+        self.duel.reward_queue.append((seat, "righteous"))
+        self._count("micro_boosts")
+        self._emit("boost_earned", seat)
+
+    def _destroy_targets(self) -> list[int]:
+        return [u for i in self.righteous_seats() for u in self.state.seats[i].in_play]
+
+    def _hand_habituals(self) -> list[int]:
+        return [u for i in self.righteous_seats() for u in self.state.seats[i].hand
+                if self.defs[u].kind == "righteous_habitual"]
+
+    def _do_reward(self, a: ChooseReward) -> None:
+        st = self.state
+        d = self.duel
+        d.reward_queue.pop(0)
+        to = a.to_seat if a.to_seat is not None else a.seat
+        self._emit("reward_taken", a.seat, data={"reward": a.reward, "to_seat": to})
+        self._count(f"reward_{a.reward}" if st.seats[a.seat].side == "evil" else f"boost_{a.reward}")
+        if a.reward == "draw":
+            self._draw(to, 2)
+        elif a.reward == "humility":
+            self._change_humility(to, 1, None)
+        elif a.reward == "untap":
+            tapped = [u for u in st.seats[to].cost_zone if u in st.tapped]
+            for u in tapped[-2:]:
+                st.tapped.discard(u)
+        elif a.reward == "flip":   # Z-6: face up, playable, with the play-replace-spent flag
+            down = [u for u in st.seats[to].cost_zone if u not in st.face_up]
+            for _ in range(min(2, len(down))):
+                u = down.pop(st.rng.randbelow(len(down)))
+                st.face_up.add(u)
+                d.replace_spent.add(u)
+                self._emit("flipped", to, u)
+        elif a.reward == "destroy":
+            targets = self._destroy_targets()
+            if targets:
+                st.choice = Choice(a.seat, "destroy", targets, 1, 1)
+            else:   # DECISION: none in play: one from a Righteous hand, at random
+                hand = self._hand_habituals()
+                self._destroy(hand[st.rng.randbelow(len(hand))], a.seat)
+
+    def _do_choose(self, seat: int, option: int) -> None:
+        c = self.state.choice
+        if c is not None and c.purpose == "destroy":
+            self.state.choice = None
+            self._destroy(option, seat)
+            return
+        super()._do_choose(seat, option)
+
+    def _destroy(self, uid: int, by: int) -> None:
+        """D-MR-5: a Righteous Habitual is removed from the game (to its owner's discard, DECISION)."""
+        st = self.state
+        for i in self.righteous_seats():
+            sd = st.seats[i]
+            for zone in (sd.in_play, sd.hand):
+                if uid in zone:
+                    zone.remove(uid)
+                    st.seats[self.owner[uid]].discard.append(uid)
+                    self._emit("destroyed", by, uid, data={"from_seat": i})
+                    return
+
+    def _on_left_cost_zone(self, seat: int, uid: int) -> None:
+        d = self.duel
+        if uid in d.replace_spent:   # Z-6: draw a spent replacement into the Cost Zone
+            d.replace_spent.discard(uid)
+            sd = self.state.seats[seat]
+            if not sd.deck:
+                self._reshuffle(seat)
+            if sd.deck:
+                new = sd.deck.pop()
+                sd.cost_zone.append(new)
+                self.state.tapped.add(new)
+                self._emit("replaced", seat)
+
+    # ------------------------------------------------------------------ threats answered
+    def _mode_flow(self) -> str | None:
+        st = self.state
+        d = self.duel
+        if d.reward_queue:
+            return "wait"
+        self._check_clocks()
+        if st.result is not None:
+            return "wait"
+        if st.threats:
+            if d.evil_window:
+                return "wait"
+            head = st.threats[0]
+            if not d.answering or d.answer_head != head.uid:
+                d.answering = True
+                d.answer_head = head.uid
+                d.answer = self._answer_order(head)
+            while d.answer:   # skip seats with nothing to do but take it
+                seat = d.answer[0]
+                legal = self._legal(seat)
+                if len(legal) > 1:
+                    self._legal_cache = (st.state_id, seat, legal)
+                    return "wait"
+                d.answer.pop(0)
+            st.threats.pop(0)   # nobody resisted: it fails (D-INT-5)
+            d.answer_head = None
+            item = StackItem("threat", head.uid, self.turn_seat, None, head.target)
+            item.by = head.by
+            self._emit("failed", head.target, head.uid)
+            self._push(item)
+            return "again"
+        if d.answering:   # D-COMBO-3: the Righteous side has responded
+            d.answering = False
+            d.answer = []
+            d.reset_chain()
+            return "again"
+        if d.evil_window:
+            return "wait"
+        if not d.quiet and st.step in ("after_lay", "main") and st.choice is None:
+            d.quiet = True
+            window = self._evil_window_order(after=None)
+            if self.turn_seat in window:
+                window.remove(self.turn_seat)   # it plays in its own Main phase anyway
+            if window:
+                d.evil_window = window
+                return "wait"
+        return None
+
+    def _answer_order(self, t: Threat) -> list[int]:
+        order = [t.target]
+        for i in self._turn_order_from(t.target):
+            if i != t.target and self.state.seats[i].side == "righteous" and self._may_help(i, t.target):
+                order.append(i)
+        return order
+
+    def _resist_threat(self, threat: Threat, seat: int, how: str) -> None:
+        d = self.duel
+        target = threat.target
+        super()._resist_threat(threat, seat, how)
+        d.finale.pop(threat.uid, None)
+        d.answer_head = None
+        self._count("threats_resisted")
+        self._streak(target)
+
+    def _streak(self, seat: int) -> None:
+        """D-MB-2: 3 resisted in a turn with no Temptation failed earns a boost."""
+        d = self.duel
+        if d.voided[seat]:
+            return
+        d.streak[seat] += 1
+        if d.streak[seat] % 3 == 0:
+            self._count("mb_clean_streak")
+            self._boost(seat)
+
+    def _break_held(self, uid: int, by_seat: int, how: str) -> None:
+        super()._break_held(uid, by_seat, how)
+        if how == "deliverance" and self.state.seats[by_seat].side == "righteous":
+            self._streak(by_seat)   # D-MB-2: breaking a Habitual with an ability counts
+
+    def _on_temptation_failed(self, item: StackItem) -> None:
+        d = self.duel
+        target = item.threat if item.threat is not None else self.turn_seat
+        d.voided[target] = True   # D-MB-2: the streak is void for the rest of the turn
+        self._count("temptations_failed")
+        self._after_failed(item)
+        d.failed_temptations += 1
+        if d.failed_temptations % 3 == 0 and item.by is not None:   # D-MR-3
+            self._count("mr_three_failed")
+            self._earn(item.by)
+
+    def _on_habitual_took_hold(self, item: StackItem) -> None:
+        d = self.duel
+        self._count("habituals_taken")
+        d.r_clock = None   # D-W-R: an Evil Habitual entering play restarts the clean round
+        self._after_failed(item)
+        by = item.by
+        if by is None:
+            return
+        own = [u for sd in self.state.seats for u in sd.held if self.owner[u] == by and u not in d.flagged]
+        if len(own) >= 2:   # D-MR-1: a pair, then spent
+            d.flagged.update(own[:2])
+            self._count("mr_habitual_pair")
+            self._earn(by)
+
+    def _after_failed(self, item: StackItem) -> None:
+        seats = self.duel.finale.pop(item.uid, None)
+        if seats:   # D-MR-4: the free finale got through
+            self._count("mr_finale")
+            for s in seats:
+                self._earn(s)
+
+    # ------------------------------------------------------------------ levels, abilities, turns
+    def _may_level(self, seat: int) -> bool:
+        return self.state.seats[seat].levels_this_turn < 1   # S-6
+
+    def _after_level(self, seat: int) -> None:
+        """A-3, A-4: each seat's new level gives it a free ability and recharges the others."""
+        st = self.state
+        d = self.duel
+        level = st.seats[seat].maturity
+        if level > d.seat_level_rewarded[seat]:
+            d.seat_level_rewarded[seat] = level
+            if self.settings.mat_abilities:
+                for a in ("restoration", "deliverance"):
+                    if a in st.abilities:
+                        st.charged.add(a)
+                if self._free_abilities():
+                    st.ability_picks += 1
+                    st.ability_chooser = seat
+
+    def _reshuffle(self, seat: int) -> None:
+        """DECISION: an Evil seat's empty deck is remade from its own cards in the table's piles."""
+        st = self.state
+        sd = st.seats[seat]
+        if sd.side == "evil" and not sd.discard:
+            own = [u for u in st.resisted + st.failed if self.owner[u] == seat]
+            if own:
+                st.resisted = [u for u in st.resisted if self.owner[u] != seat]
+                st.failed = [u for u in st.failed if self.owner[u] != seat]
+                for u in own:
+                    st.pile_info.pop(u, None)
+                sd.discard = own
+        super()._reshuffle(seat)
+
+    def _on_turn_start(self, seat: int) -> None:
+        d = self.duel
+        d.reset_chain()   # D-COMBO-3: at the next turn
+        d.plays = [0] * len(d.plays)
+        d.failed_temptations = 0
+        d.rewards = 0
+        d.earned = [0] * len(d.earned)
+        d.bonus_given = [0] * len(d.bonus_given)
+        d.streak = [0] * len(d.streak)
+        d.voided = [False] * len(d.voided)
+        d.quiet = False
+        for sd in self.state.seats:
+            sd.levels_this_turn = 0
+        super()._on_turn_start(seat)
+
+    def _judge_at_turn_start(self, seat: int) -> None:
+        """D-W-R and D-W-E, judged as each turn starts; a turn cap ends a test game by score."""
+        st = self.state
+        d = self.duel
+        if d.r_clock is not None and d.r_clock[0] == seat and st.turn_no > d.r_clock[1]:
+            if self._righteous_clean():
+                self._finish("righteous", "every seat at L3 with no Evil Habitual for a full round")
+                return
+        if d.e_clock is not None:
+            if st.seats[seat].side == "righteous":
+                d.e_righteous_turns += 1
+            elif d.e_righteous_turns >= len(self.righteous_seats()):
+                if self.evil_habituals_in_play() >= self.evil_limit():
+                    self._finish("evil", f"{self.evil_limit()} Evil Habituals in play held for a full round")
+                    return
+        cap = self.settings.max_turns
+        if cap and st.turn_no > cap:
+            r, e = self.score
+            self._finish("righteous" if r > e else "evil", f"turn cap {cap} reached: decided by the stalemate score")
+
+    def evil_limit(self) -> int:
+        return EVIL_HABITUALS_PER_SEAT * len(self.evil_seats())
+
+    def _righteous_clean(self) -> bool:
+        return self._all_l3() and self.evil_habituals_in_play() == 0
+
+    def _check_clocks(self) -> None:
+        st = self.state
+        d = self.duel
+        if self._righteous_clean():
+            if d.r_clock is None:
+                d.r_clock = (self.turn_seat, st.turn_no)   # D-W-R: the clean round is armed
+                self._emit("clean_round", self.turn_seat, data={"armed": True})
+        elif d.r_clock is not None:
+            d.r_clock = None
+        if self.evil_habituals_in_play() >= self.evil_limit():
+            if d.e_clock is None:
+                d.e_clock = st.turn_no   # D-W-E: the Righteous side gets one full round
+                d.e_righteous_turns = 0
+                self._emit("evil_hold", None, data={"armed": True})
+        elif d.e_clock is not None:
+            d.e_clock = None
+
+    def _phase_order(self) -> list[int]:
+        return [self.turn_seat]
+
+    def duel_view(self) -> dict[str, Any]:
+        """The duel's public bookkeeping for views: chains, discounts, tallies, clocks."""
+        d = self.duel
+        st = self.state
+        return {
+            "chain": {"count": d.chain_count, "last": d.chain_last, "target": d.chain_target,
+                      "seats": list(d.chain_seats), "single_target": not d.chain_mixed},
+            "dominance": {i: self.dominance(i) for i in self.evil_seats()},
+            "next_discount": {i: (d.chain_count if self._chain_extends(i) else 0) + self.dominance(i)
+                              for i in self.evil_seats()},
+            "plays_this_turn": d.plays[:],
+            "failed_temptations_this_turn": d.failed_temptations,
+            "rewards_this_turn": d.rewards,
+            "reward_pending": [{"seat": s, "kind": k} for s, k in d.reward_queue],
+            "phase_plays": d.phase_plays,
+            "boost_every": 3 + len(self.righteous_seats()),
+            "streaks": d.streak[:],
+            "evil_window": d.evil_window[:],
+            "answering": d.answering,
+            "righteous_clock": None if d.r_clock is None else {"seat": d.r_clock[0], "armed_turn": d.r_clock[1]},
+            "evil_clock": None if d.e_clock is None else {
+                "armed_turn": d.e_clock, "righteous_turns_since": d.e_righteous_turns,
+                "limit": self.evil_limit(), "in_play": self.evil_habituals_in_play()},
+            "evil_limit": self.evil_limit(),
+            "replace_spent": sorted(u for u in d.replace_spent if u in st.face_up),
+            "counts": dict(d.counts),
+        }
