@@ -58,10 +58,19 @@ def data_files() -> list[tuple[str, str]]:
 # --- the starter set loads --------------------------------------------------------------------
 
 def test_starter_set_loads(cards: CardSet) -> None:
-    assert set(cards.decks) == {"shepherd", "watchman", "servant", "evil"}
+    assert set(cards.decks) == {"shepherd", "watchman", "servant", "evil", "duel-evil"}
     assert len(cards.cards) > 60
     assert {d.id for d in cards.decks_of("righteous")} == set(RIGHTEOUS_DECKS)
-    assert [d.id for d in cards.decks_of("evil")] == ["evil"]
+    assert sorted(d.id for d in cards.decks_of("evil")) == ["duel-evil", "evil"]
+
+
+def test_duel_evil_deck_shape(cards: CardSet) -> None:
+    """The duel Evil deck (issue 3): 40 cards of Evil kinds, with cheap threats for chains."""
+    deck = cards.decks["duel-evil"]
+    assert deck.side == "evil" and len(deck.cards) == 40
+    kinds = Counter(cards[c].kind for c in deck.cards)
+    assert set(kinds) <= set(EVIL_KINDS) and kinds["evil_habitual"] >= 8
+    assert sum(1 for c in deck.cards if cards[c].cost == 1) >= 15
 
 
 def test_starter_set_is_cached(cards: CardSet) -> None:

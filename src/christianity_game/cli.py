@@ -27,8 +27,8 @@ from .cards.loader import CardFileError, CardSet, load_files, starter_set
 from .engine.actions import Action, AdjustBadge, IllegalAction, action_from_json
 from .engine.settings import Settings
 from .render.terminal import (
-    KIND_LABEL, card_lookup, describe_action, describe_actions, describe_events, render_actions, render_board,
-    render_card_table, render_result, seat_label,
+    KIND_LABEL, describe_action, describe_actions, describe_events, render_actions, render_board, render_card_table,
+    seat_label,
 )
 
 if TYPE_CHECKING:
@@ -198,7 +198,7 @@ class PlaySession:
         events = self._events_for(viewer)
         board = render_board(view, self.game.cards, events=events)
         if self.console.is_terminal:
-            for k in (7, 6, 5, 4, 3, 2):
+            for k in (7, 6, 5, 4, 3, 2, 0):
                 lines = self.console.render_lines(Group(board, below) if below is not None else board,
                                                   self.console.options, pad=False)
                 if len(lines) <= self.console.height - 1:
@@ -225,9 +225,10 @@ class PlaySession:
         try:
             while game.result is None:
                 pending = game.pending
-                if not pending:
+                if not pending:   # never expected: the engine always waits for someone
                     self.console.print(Text("The game waits for no one: stopping.", style="bold red"))
-                    break
+                    self.save()
+                    return 1
                 seat, actions = pending[0]
                 if seat in self.bots:
                     self._bot_move(seat, actions)
@@ -283,23 +284,34 @@ class PlaySession:
         except EOFError:
             return None
 
-    def _hand_over(self, seat: int) -> bool:
-        """Hot-seat: hide the screen and wait until the next player is at the keyboard."""
+    def _hand_over(self, seat: int) -> str | None:
+        """Hot-seat: hide the screen and wait until the next player is at the keyboard.
+        Returns what was typed (None: input ended)."""
         if self.console.is_terminal:
             self.console.clear()
             self.console.file.write("\x1b[3J")
         self.console.print(Panel(Text(f"Pass the keyboard to {seat_label(seat)}.\n"
                                       "The other players' hands stay hidden.", justify="center"),
                                  border_style="yellow", padding=(1, 4)))
-        return self._read(f"{seat_label(seat)}: press Enter when you are ready ") is not None
+        return self._read(f"{seat_label(seat)}: press Enter when you are ready (q to quit) ")
 
     def _human_decision(self, seat: int, actions: list[Action]) -> str:
         game = self.game
         if self.handoff and len(self.humans) > 1 and self.last_human is not None and seat != self.last_human:
-            if not self._hand_over(seat):
+            typed = self._hand_over(seat)
+            if typed is None:
                 return "eof"
+            if typed.strip().lower() in ("q", "quit", "exit"):
+                return "quit"
         self.last_human = seat
-        texts = describe_actions(game, actions)
+        # Copies of one card give equal actions: the menu lists each distinct action once.
+        menu: list[Action] = []
+        texts: list[str] = []
+        for action, text in zip(actions, describe_actions(game, actions)):
+            if text not in texts:
+                menu.append(action)
+                texts.append(text)
+        actions = menu
         options = render_actions(game, actions, texts=texts, title=f" {seat_label(seat)}: your options ")
         self.draw_board(seat, options)
         n = len(actions)
@@ -343,9 +355,22 @@ class PlaySession:
     def _say(self, message: str) -> None:
         self.console.print(Text(f"  ✗ {message}", style="bold red"))
 
-    def _apply(self, action: Action) -> bool:
+    def _apply(self, action: Action, typed: bool = False) -> bool:
+        """Apply an action; a refusal is explained (the engine's message) and nothing changes.
+
+        ``typed``: the action was typed by hand (JSON), so it may be one the engine never offers;
+        any error the engine raises while checking it is shown as a refusal, never a traceback."""
         try:
-            events = self.game.apply(action)
+            if typed and not isinstance(action, AdjustBadge) and action not in self.game.legal_actions(action.seat):
+                try:
+                    events = self.game.apply(action)
+                except IllegalAction:
+                    raise
+                except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                    self._say(f"Not allowed: the engine refused {action!r} ({exc})")
+                    return False
+            else:
+                events = self.game.apply(action)
         except IllegalAction as exc:
             self._say(f"Not allowed: {exc.message} [{exc.code}]")
             return False
@@ -363,7 +388,7 @@ class PlaySession:
         except IllegalAction as exc:
             self._say(f"Not an action: {exc.message}")
             return False
-        return self._apply(action)
+        return self._apply(action, typed=True)
 
     def _manual(self, seat: int, cmd: str) -> bool:
         """S-8: set your own Humility or Maturity by hand (``m h 5``, or asked step by step)."""
@@ -651,12 +676,13 @@ def replay(
 @app.command()
 def bench() -> None:
     """Measure the engine's speed (actions, clones and games a second)."""
+    import importlib
     try:
-        from .bench import format_bench, run_bench  # type: ignore[attr-defined]
+        module = importlib.import_module("christianity_game.bench")
     except ImportError:
         _fail("the bench module is not available yet", 1)
-    result = run_bench()
-    typer.echo(format_bench(result))
+    result = module.run_bench()
+    typer.echo(module.format_bench(result))
 
 
 # ---------------------------------------------------------------------------------------- entry
@@ -671,7 +697,7 @@ def main(argv: list[str] | None = None) -> None:
         typer.echo("Aborted.", err=True)
         sys.exit(1)
     except Exception as exc:  # noqa: BLE001 - click's usage errors: one line, no traceback
-        from typer import _click  # type: ignore[attr-defined]
+        from typer import _click
         if isinstance(exc, _click.exceptions.ClickException):
             hint = ""
             ctx = getattr(exc, "ctx", None)

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..cards.model import CardDef
 from ..engine.actions import (
-    Action, BuyAbility, Choose, ChooseAbility, LayCostZone, Pass, PlayCard, Resist, TakeBoost, UseAbility,
+    Action, BuyAbility, Choose, ChooseAbility, ChooseReward, LayCostZone, Pass, PlayCard, Resist, TakeBoost,
+    UseAbility,
 )
 from .base import Bot
 
@@ -75,6 +76,10 @@ class HeuristicBot(Bot):
         first = actions[0]
         if any(isinstance(a, Choose) for a in actions):
             return self._choice(view, actions, ids, me)
+        if any(isinstance(a, ChooseReward) for a in actions):
+            return self._reward(view, [a for a in actions if isinstance(a, ChooseReward)], me)
+        if me["side"] == "evil":
+            return self._evil(view, actions, ids, me)
         if isinstance(first, ChooseAbility) or any(isinstance(a, ChooseAbility) for a in actions):
             return self._pick_ability([a for a in actions if isinstance(a, ChooseAbility)])
         if any(isinstance(a, LayCostZone) for a in actions):
@@ -83,6 +88,9 @@ class HeuristicBot(Bot):
             return self._boost(view, actions, ids, me)
         if view["stack"]:
             return self._respond(view, actions, ids, me)
+        duel = view.get("duel")
+        if duel and duel["answering"]:
+            return self._resistance(view, actions, ids, me)
         phase = view["phase"]
         if phase == "cost_zone":
             return self._after_lay(view, actions, ids, me)
@@ -159,7 +167,8 @@ class HeuristicBot(Bot):
         untapped = me["untapped"]
         # Resistance cards first (cheaper than paying), most dangerous threat first
         card_plays = [a for a in actions if isinstance(a, PlayCard) and a.threat is not None]
-        order = sorted(threats.values(), key=lambda t: (self._def(t["id"]).kind != "evil_habitual", -t["remaining"]))
+        order = sorted(threats.values(), key=lambda t: (not (self._def(t["id"]).kind == "evil_habitual" or t.get("finale")),
+                                                        -t["remaining"]))
         for t in order:
             if t["target"] != seat:
                 continue
@@ -170,7 +179,7 @@ class HeuristicBot(Bot):
                     return best
             full = [a for a in actions if isinstance(a, Resist) and a.threat == t["uid"] and a.amount == t["remaining"]]
             if full:
-                habitual = self._def(t["id"]).kind == "evil_habitual"
+                habitual = self._def(t["id"]).kind == "evil_habitual" or bool(t.get("finale"))
                 if habitual or untapped - t["remaining"] >= reserve or me["humility"] <= 1:
                     return full[0]
         # Benevolence: help a teammate with a Habitual they cannot pay alone
@@ -203,7 +212,8 @@ class HeuristicBot(Bot):
         uses = {a.ability: a for a in actions if isinstance(a, UseAbility)}
         in_play = sum(len(s["held"]) for s in view["seats"]) + len(view["field"])
         all_l3 = all(s["maturity"] >= 3 for s in view["seats"] if s["side"] == "righteous")
-        if "deliverance" in uses and (in_play >= 3 or (all_l3 and in_play) or view["round"] >= view.get("max_rounds", 10) or 0):
+        last_round = view.get("max_rounds") is not None and view["round"] >= view["max_rounds"]
+        if "deliverance" in uses and (in_play >= 3 or (all_l3 and in_play) or (last_round and in_play)):
             return uses["deliverance"]
         if "restoration" in uses and me["deck_size"] < 10:
             return uses["restoration"]
@@ -253,3 +263,57 @@ class HeuristicBot(Bot):
         if plays and (view["turn_seat"] != view["viewer"] or me["untapped"] - self._reserve(view, me, ids) >= 2):
             return self._with_mate(view, plays[0], plays)
         return self._pass(actions)
+
+    # ------------------------------------------------------------------ duel
+    def _reward(self, view: dict[str, Any], actions: list[ChooseReward], me: dict[str, Any]) -> Action:
+        by = {(a.reward, a.to_seat): a for a in actions}
+        seat = view["viewer"]
+        if me["side"] == "righteous":   # D-MB-3: draw for a thin hand, else Humility toward a level
+            seats = [s for s in view["seats"] if s["side"] == "righteous"]
+            thin = min(seats, key=lambda s: (s["hand_size"], s["seat"]))
+            if thin["hand_size"] <= 2 and ("draw", thin["seat"]) in by:
+                return by[("draw", thin["seat"])]
+            climbing = [s for s in seats if s["maturity"] < 3] or seats
+            best = max(climbing, key=lambda s: (s["humility"], -s["seat"]))
+            return by.get(("humility", best["seat"]), actions[0])
+        if ("destroy", None) in by:
+            return by[("destroy", None)]
+        tapped = sum(1 for c in me["cost_zone"] if c.get("tapped"))
+        if tapped >= 2 and me["hand_size"] >= 2:
+            return by.get(("untap", None), actions[0])
+        if me["hand_size"] <= 3:
+            return by.get(("draw", None), actions[0])
+        return by.get(("flip", None), actions[0])
+
+    def _evil(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+        """Evil: spend Cost on threats, chain toward a free finale at one target, aim where it hurts."""
+        lays = [a for a in actions if isinstance(a, LayCostZone)]
+        if lays:
+            threats_in_hand = len(lays)
+            if threats_in_hand > 3:
+                return max(lays, key=lambda a: (self._def(ids[a.card]).cost, a.card))
+            return self._pass(actions)
+        plays = [a for a in actions if isinstance(a, PlayCard)]
+        if not plays:
+            return self._pass(actions)
+        duel = view.get("duel") or {}
+        seat = view["viewer"]
+        chain = duel.get("chain", {})
+        discount = duel.get("next_discount", {}).get(seat, duel.get("next_discount", {}).get(str(seat), 0))
+        seats = view["seats"]
+
+        def cost(a: PlayCard) -> int:
+            return max(0, self._def(ids[a.card]).cost - discount)
+
+        def weakness(t: int) -> tuple[int, int]:
+            return (seats[t]["untapped"], -seats[t]["maturity"])
+
+        target = chain.get("target")
+        if target is None or not chain.get("single_target", True) or not chain.get("count"):
+            target = min({a.to_seat for a in plays if a.to_seat is not None}, key=weakness)
+        aimed = [a for a in plays if a.to_seat == target] or plays
+        if chain.get("count"):
+            free = [a for a in aimed if cost(a) == 0]
+            if free:   # the finale: a free card at the chain's one target
+                return max(free, key=lambda a: (self._def(ids[a.card]).kind == "evil_habitual", a.card))
+        return max(aimed, key=lambda a: (cost(a), self._def(ids[a.card]).kind == "evil_habitual", a.card))

@@ -619,20 +619,6 @@ class DuelGame(Game):
                     st.ability_picks += 1
                     st.ability_chooser = seat
 
-    def _reshuffle(self, seat: int) -> None:
-        """DECISION: an Evil seat's empty deck is remade from its own cards in the table's piles."""
-        st = self.state
-        sd = st.seats[seat]
-        if sd.side == "evil" and not sd.discard:
-            own = [u for u in st.resisted + st.failed if self.owner[u] == seat]
-            if own:
-                st.resisted = [u for u in st.resisted if self.owner[u] != seat]
-                st.failed = [u for u in st.failed if self.owner[u] != seat]
-                for u in own:
-                    st.pile_info.pop(u, None)
-                sd.discard = own
-        super()._reshuffle(seat)
-
     def _on_turn_start(self, seat: int) -> None:
         d = self.duel
         d.reset_chain()   # D-COMBO-3: at the next turn
@@ -646,7 +632,9 @@ class DuelGame(Game):
         d.quiet = False
         for sd in self.state.seats:
             sd.levels_this_turn = 0
-        super()._on_turn_start(seat)
+        sd = self.state.seats[seat]
+        if self.settings.humility_rollover and sd.humility >= 10 and sd.maturity < 3:
+            self._check_rollover(seat)   # S-6/S-7: a level-up that had to wait at 10
 
     def _judge_at_turn_start(self, seat: int) -> None:
         """D-W-R and D-W-E, judged as each turn starts; a turn cap ends a test game by score."""

@@ -94,6 +94,10 @@ class Game:
     @classmethod
     def _blank(cls, mode: str, lineup: str, seed: int, settings: Settings | None, card_set: CardSet | None,
                extra_deck_texts: Iterable[tuple[str, str]]) -> "Game":
+        if not isinstance(mode, str):
+            raise ValueError(f"mode must be a name (coop, solo, duel), not {mode!r}")
+        if not isinstance(lineup, str):
+            raise ValueError(f"lineup must be text such as 'RR' or 'ER', not {lineup!r}")
         mode_obj = mode_by_name(mode)
         game = mode_obj.make_game()
         game.mode = mode_obj
@@ -1100,10 +1104,10 @@ class Game:
         seat = self.turn_seat
         st.turn_no += 1
         sd = st.seats[seat]
-        self._emit("turn_started", seat, data={"round": st.round, "turn": st.turn_no})
         self._judge_at_turn_start(seat)
         if st.result is not None:
             return
+        self._emit("turn_started", seat, data={"round": st.round, "turn": st.turn_no})
         for other in st.seats:
             other.gained = 0
         sd.levels_this_turn = 0
@@ -1118,10 +1122,7 @@ class Game:
                 self._change_humility(seat, up, u)
 
     def _on_turn_start(self, seat: int) -> None:
-        """Hook: pending level-ups, duel counters."""
-        sd = self.state.seats[seat]
-        if self.settings.humility_rollover and sd.humility >= MAX_HUMILITY and sd.maturity < MAX_MATURITY:
-            self._check_rollover(seat)
+        """Hook: duel counters and level-ups that had to wait (S-6)."""
 
     def _judge_at_turn_start(self, seat: int) -> None:
         """CO-W-2..4, judged at the start of each turn."""
@@ -1136,11 +1137,17 @@ class Game:
             if st.round > max_rounds:
                 self._finish("evil", "the clearing round closed unclean after round 10")
                 return
-            if self._all_l3():
-                st.clearing = (seat, st.turn_no)   # CO-W-3: a fresh clearing round, a later clean close wins
+            st.last_chance = True   # CO-W-3: play goes on to the end of round 10
+            if self._all_l3() and st.round < max_rounds:
+                # DECISION: a fresh clearing round, so a later clean close wins; only while it can
+                # still close by the end of round 10 (only a first one may run past it)
+                st.clearing = (seat, st.turn_no)
                 self._emit("clearing_round", seat, data={"opened": True})
         if st.round > max_rounds and st.clearing is None:
-            self._finish("evil", f"round {max_rounds} ended without a Righteous win")
+            if st.last_chance and self._all_l3() and self.evil_habituals_in_play() == 0:
+                self._finish("righteous", f"every seat at L3 with no Evil Habitual at the end of round {max_rounds}")
+            else:
+                self._finish("evil", f"round {max_rounds} ended without a Righteous win")
 
     def _all_l3(self) -> bool:
         return all(s.maturity >= MAX_MATURITY for s in self.state.seats if s.side == "righteous")

@@ -54,6 +54,8 @@ class Settings:
 
     def updated(self, data: dict[str, Any]) -> "Settings":
         """A copy with settings given by name or URL alias; values may be strings ("0", "true")."""
+        if not isinstance(data, dict):
+            raise ValueError(f"settings must be a table of name = value, not {data!r}")
         known = {f.name: f for f in fields(self)}
         changes: dict[str, Any] = {}
         for key, raw in data.items():

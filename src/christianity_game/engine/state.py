@@ -184,7 +184,7 @@ class State:
                  "phase_passes", "offers", "choice", "effects", "ability_picks", "ability_chooser",
                  "abilities", "charged", "team_level", "levels_rewarded", "evil_deck", "resisted",
                  "failed", "resisted_total", "failed_total", "field", "tapped", "face_up", "clearing",
-                 "foresight", "result", "state_id", "pile_info", "duel")
+                 "foresight", "result", "state_id", "pile_info", "duel", "last_chance")
 
     def __init__(self, seed: int) -> None:
         self.seats: list[Seat] = []
@@ -220,6 +220,7 @@ class State:
         self.state_id = 0
         self.pile_info: dict[int, tuple[int | None, int | None]] = {}  # pile card -> (by, at)
         self.duel: Any = None
+        self.last_chance = False           # CO-W-3: judged clean or not at the end of round 10
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -256,4 +257,5 @@ class State:
         s.state_id = self.state_id
         s.pile_info = dict(self.pile_info)
         s.duel = self.duel.clone() if self.duel is not None else None
+        s.last_chance = self.last_chance
         return s

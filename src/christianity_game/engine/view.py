@@ -66,7 +66,8 @@ def make_view(game: "Game", viewer: int | None) -> dict[str, Any]:
     for t in st.threats:
         entry = card_json(game, t.uid)
         entry.update({"target": t.target, "by": t.by, "resistance": t.resistance, "paid": t.paid,
-                      "remaining": game._remaining(t)})
+                      "remaining": game._remaining(t),
+                      "finale": st.duel is not None and t.uid in st.duel.finale})
         threats.append(entry)
     pending: list[dict[str, Any]] = []
     choice = None

@@ -169,7 +169,8 @@ def describe_action(game: "Game", action: Action, *, public: bool = False,
 
 
 def _threat_entry(view: Mapping[str, Any], uid: int) -> Mapping[str, Any] | None:
-    return _first(view.get("threats") or [], lambda t: t.get("uid") == uid)
+    found: Mapping[str, Any] | None = _first(view.get("threats") or [], lambda t: t.get("uid") == uid)
+    return found
 
 
 def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, Any] | None) -> str:
@@ -209,7 +210,7 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
             else:
                 text += f" to break {name_of(a.threat)} holding you"
         elif card.kind == "resistance":
-            text += " for its other effects (nothing resisted)"
+            text += ", resisting nothing"
         if a.to_seat is not None:
             text += " aimed at yourself" if a.to_seat == seat else f" → {seat_label(a.to_seat)}"
         stack = view.get("stack") or []
@@ -232,10 +233,10 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
         target = t.get("target")
         verb = "Resist" if target == seat else f"Help {seat_label(target)} resist"
         if a.amount == 0:
-            return f"{verb} {label} for free (your discount covers it)"
+            return f"{verb} {label} for free" + (" (your discount covers it)" if r else "")
         text = f"{verb} {label} with {a.amount} Cost"
         if isinstance(remaining, int) and a.amount < remaining:
-            text += f" (partial: {remaining - a.amount} more needed)"
+            text += " (partial)"
         return text
     if isinstance(a, TakeBoost):
         offers = getattr(game.state, "offers", None) or []
@@ -264,7 +265,7 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
         return f"Buy {label} for {ABILITY_PRICE.get(a.ability, '?')} Cost: {ABILITY_TEXT.get(a.ability, '')}"
     if isinstance(a, ChooseAbility):
         label = ABILITY_NAMES.get(a.ability, a.ability)
-        return f"Choose {label} (free team ability): {ABILITY_TEXT.get(a.ability, '')}"
+        return f"Choose {label} (free): {ABILITY_TEXT.get(a.ability, '')}"
     if isinstance(a, Choose):
         choice = view.get("choice") or {}
         purpose = choice.get("purpose")
@@ -273,7 +274,11 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
             purpose = getattr(c, "purpose", None)
         name = name_of(a.option)
         sd = game.state.seats[seat]
-        where = "your Cost Zone" if a.option in sd.cost_zone else "your hand"
+        where = "your hand"
+        if a.option in sd.cost_zone:
+            where = "your Cost Zone, " + ("rotated" if a.option in game.state.tapped else "ready")
+            if a.option in game.state.face_up:
+                where += ", face up"
         if purpose == "overflow":
             return f"Discard {name} from {where} (overflow)"
         if purpose == "discard":
@@ -337,8 +342,9 @@ def _action_hint(game: "Game", a: Action) -> str:
                 return ""
             return game.defs[a.card].text
         if isinstance(a, Choose):
-            card = game.defs[a.option]
-            return card.text
+            if a.option in game.state.seats[a.seat].hand:
+                return ""
+            return game.defs[a.option].text
     except Exception:  # noqa: BLE001
         return ""
     return ""
@@ -415,6 +421,8 @@ def describe_event(ev: Mapping[str, Any], cards: "CardSet | CardLookup | None" =
         delta = ev.get("delta", 0)
         if ev.get("rollover"):
             return f"{who} rolls over Humility 10 into a level (Humility now {ev.get('humility')})"
+        if not delta:
+            return None   # a loss at Humility 0: the overflow discards say what it cost
         return f"{who} Humility {delta:+d} → {ev.get('humility')}/10"
     if kind == "maturity":
         return f"{who} reaches Maturity L{ev.get('maturity')}"
@@ -558,22 +566,33 @@ def _cost_zone(seat: Mapping[str, Any], cards: CardLookup) -> Text:
         out.append("(empty)", style="dim")
         return out
     faces: list[Text] = []
-    down = Text()
     for c in cz:
         glyph = ROTATED if c.get("tapped") else UPRIGHT
         if c.get("face_up"):
-            t = Text(glyph, style="yellow")
-            t.append(" ★")
-            t.append_text(_card_text(c, cards))
-            if c.get("tapped"):
-                t.append(" (rotated)", style="dim")
-            faces.append(t)
+            out.append(glyph, style="bold yellow")
+            faces.append(_card_text(c, cards))
         else:
-            down.append(glyph, style="grey62" if c.get("tapped") else "bold green")
-    out.append_text(down)
+            out.append(glyph, style="grey62" if c.get("tapped") else "bold green")
     if faces:
-        out.append("  ")
-        out.append_text(_join(faces, "  "))
+        out.append("  ★", style="bold yellow")
+        out.append_text(_join(faces))
+    return out
+
+
+def _grouped(entries: Sequence[Mapping[str, Any]], cards: CardLookup, marks: bool = False) -> list[Text]:
+    """Visible cards as text, copies of one card shown once with "×n"."""
+    counts: dict[str, int] = {}
+    first: dict[str, Mapping[str, Any]] = {}
+    for c in entries:
+        key = str(c.get("id", id(c)))
+        counts[key] = counts.get(key, 0) + 1
+        first.setdefault(key, c)
+    out = []
+    for key, c in first.items():
+        t = _card_text(c, cards, marks=marks)
+        if counts[key] > 1:
+            t.append(f" ×{counts[key]}", style="bold")
+        out.append(t)
     return out
 
 
@@ -591,12 +610,12 @@ def _seat_panel(view: Mapping[str, Any], seat: Mapping[str, Any], cards: CardLoo
     in_play = seat.get("in_play") or []
     if in_play:
         t = Text("In play: ", style="bold green")
-        t.append_text(_join([_card_text(c, cards) for c in in_play]))
+        t.append_text(_join(_grouped(in_play, cards)))
         lines.append(t)
     held = seat.get("held") or []
     if held:
         t = Text("Held by Evil: ", style="bold red")
-        t.append_text(_join([_card_text(c, cards, marks=True) for c in held]))
+        t.append_text(_join(_grouped(held, cards, marks=True)))
         lines.append(t)
     title = Text(f" {seat_label(i)} ", style="bold")
     deck = seat.get("deck") or ""
@@ -619,18 +638,18 @@ def _header(view: Mapping[str, Any]) -> Table:
     mode = str(view.get("mode", "")).upper().replace("COOP", "CO-OP")
     rnd = view.get("round")
     max_rounds = view.get("max_rounds")
-    rounds = f"Round {rnd}" + (f"/{max_rounds}" if max_rounds else "")
+    if max_rounds and isinstance(rnd, int) and rnd > max_rounds:
+        rounds = f"Round {rnd} (past {max_rounds})"
+    else:
+        rounds = f"Round {rnd}" + (f"/{max_rounds}" if max_rounds else "")
     phase = PHASE_LABEL.get(str(view.get("phase")), str(view.get("phase")))
     left = Text(f" {mode} · {rounds} · {seat_label(view.get('turn_seat'))}'s turn · {phase}", style="bold")
     score = view.get("score") or [0, 0]
     right = Text()
-    right.append("Score: ", style="bold")
+    right.append("Score ", style="bold")
     right.append(f"Righteous {score[0]}", style="bold bright_green")
-    right.append(", ")
+    right.append(" : ")
     right.append(f"Evil {score[1]}", style="bold red")
-    piles = view.get("piles") or {}
-    right.append(f" · Resisted {len(piles.get('resisted') or [])}", style="green")
-    right.append(f" · Failed {len(piles.get('failed') or [])}", style="red")
     if view.get("mode") in ("coop", "solo"):
         right.append(f" · Evil deck {view.get('evil_deck_size', 0)}", style="bold")
     right.append(" ")
@@ -645,7 +664,7 @@ def _header(view: Mapping[str, Any]) -> Table:
 def _hand_panel(seat: Mapping[str, Any], cards: CardLookup) -> Panel:
     table = Table(box=None, expand=True, show_header=False, show_edge=False, pad_edge=False, padding=(0, 1))
     table.add_column("Card", no_wrap=True, ratio=3)
-    table.add_column("Kind", no_wrap=True, width=10)
+    table.add_column("Kind", no_wrap=True, width=13)
     table.add_column("Cost", no_wrap=True, width=3, justify="right")
     table.add_column("Text", no_wrap=True, overflow="ellipsis", ratio=6)
     hand = seat.get("hand") or []
@@ -667,12 +686,12 @@ def _table_panel(view: Mapping[str, Any], cards: CardLookup) -> Panel | None:
     if threats:
         t = Table(box=box.SIMPLE_HEAD, expand=True, show_edge=False, pad_edge=False, padding=(0, 1),
                   title=None)
-        t.add_column("Threat", no_wrap=True, ratio=2)
+        t.add_column("Threat", no_wrap=True, overflow="ellipsis", ratio=3)
         t.add_column("At", no_wrap=True, width=7)
         t.add_column("Resist", no_wrap=True, width=6, justify="right")
         t.add_column("Paid", no_wrap=True, width=4, justify="right")
         t.add_column("Left", no_wrap=True, width=4, justify="right")
-        t.add_column("If unresisted (besides H-1)", no_wrap=True, overflow="ellipsis", ratio=6)
+        t.add_column("If unresisted (besides H-1)", no_wrap=True, overflow="ellipsis", ratio=5)
         for th in threats:
             card = cards.get(th.get("id", ""))
             name = _card_text(th, cards)
@@ -736,10 +755,12 @@ def _status_lines(view: Mapping[str, Any], cards: CardLookup) -> list[Text]:
     piles = view.get("piles") or {}
     for key, label, style in (("resisted", "Resisted", "green"), ("failed", "Failed", "red")):
         pile = piles.get(key) or []
+        line.append(f"{label} {len(pile)}", style=f"bold {style}")
         if pile:
-            line.append(f"Last {label.lower()}: ", style=style)
+            line.append(" (last ", style="dim")
             line.append_text(_card_text(pile[-1], cards))
-            line.append("   ")
+            line.append(")", style="dim")
+        line.append(" · ", style="dim")
     line.append("Abilities", style="bold")
     line.append(f" (team L{ab.get('team_level', 0)}): ", style="dim")
     if settings.get("mat_abilities") is False:
@@ -798,7 +819,7 @@ def render_board(view: Mapping[str, Any], cards: "CardSet | CardLookup | None" =
     if table is not None:
         parts.append(table)
     parts.extend(_status_lines(view, lookup))
-    if events:
+    if events and max_events > 0:
         shown = list(events)[-max_events:]
         body = Text()
         for j, line in enumerate(shown):

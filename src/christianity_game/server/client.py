@@ -1,0 +1,143 @@
+"""A small asyncio client for one seat over a real WebSocket (the load script and the crash test use it).
+
+``SeatClient(ws_url, token, bot=...)`` joins with ``hello``, keeps the latest view, and when the
+seat may act lets its bot choose among the view's ``pending`` actions and sends one, timing the
+round trip to the ``ack``ed update. It checks what the protocol promises as it goes (updates
+arrive one state id at a time; a reconnect never goes back; events cover exactly the gap) and
+notes any breach in ``problems``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from ..bots.base import Bot
+from ..engine.actions import action_from_json
+
+
+class SeatClient:
+    def __init__(self, ws_url: str, token: str, bot: Bot | None = None, think: float = 0.0,
+                 jitter: float = 0.5) -> None:
+        self.ws_url = ws_url
+        self.token = token
+        self.bot = bot
+        self.think = think
+        self.jitter = jitter
+        self.seat: int | None = None
+        self.state_id: int | None = None
+        self.view: dict[str, Any] | None = None
+        self.rtts: list[float] = []
+        self.acked: list[tuple[int, dict[str, Any]]] = []   # (state_id, action) of our accepted actions
+        self.errors: dict[str, int] = {}
+        self.problems: list[str] = []
+        self.messages = 0
+        self.connects = 0
+        self.gate = asyncio.Event()     # cleared: read but do not act
+        self.gate.set()
+        self._sent: tuple[float, dict[str, Any]] | None = None
+        self._ref = 0
+
+    @property
+    def over(self) -> bool:
+        return self.view is not None and self.view.get("result") is not None
+
+    async def run(self, stop: asyncio.Event | None = None, open_timeout: float = 10.0) -> None:
+        """Connect (or reconnect) and play until the game is over, ``stop`` is set, or the
+        connection drops (``websockets.ConnectionClosed`` or ``OSError`` propagate)."""
+        from websockets.asyncio.client import connect
+
+        async with connect(self.ws_url, compression=None, open_timeout=open_timeout, max_size=1 << 24,
+                           ping_interval=None) as ws:
+            self.connects += 1
+            self._sent = None
+            await ws.send(json.dumps({"type": "hello", "token": self.token, "state_id": self.state_id}))
+            while not (stop is not None and stop.is_set()):
+                if self.over:
+                    return
+                if self._may_act():
+                    if self.think > 0:
+                        r = (hash((self.seat, self.state_id, self._ref)) % 1000) / 1000.0
+                        delay = self.think * (1.0 - self.jitter + 2 * self.jitter * r)
+                        try:
+                            text = await asyncio.wait_for(ws.recv(), delay)
+                        except asyncio.TimeoutError:
+                            text = None
+                        if text is not None:
+                            self._handle(text)
+                            continue
+                        if not self._may_act():
+                            continue
+                    await self._act(ws)
+                    continue
+                try:
+                    text = await asyncio.wait_for(ws.recv(), 0.5 if stop is not None else None)
+                except asyncio.TimeoutError:
+                    continue
+                self._handle(text)
+
+    def _may_act(self) -> bool:
+        v = self.view
+        return (self._sent is None and self.gate.is_set() and v is not None and bool(v.get("pending"))
+                and v.get("result") is None)
+
+    async def _act(self, ws: Any) -> None:
+        v = self.view
+        assert v is not None
+        pending = v["pending"]
+        if len(pending) == 1 or self.bot is None:
+            choice = pending[0]
+        else:
+            actions = [action_from_json(a) for a in pending]
+            choice = self.bot.choose(v, actions).to_json()
+        self._ref += 1
+        self._sent = (time.perf_counter(), choice)
+        await ws.send(json.dumps({"type": "action", "token": self.token, "state_id": v["state_id"],
+                                  "action": choice, "ref": self._ref}))
+
+    def _handle(self, text: str | bytes) -> None:
+        self.messages += 1
+        msg = json.loads(text)
+        kind = msg.get("type")
+        if kind == "update":
+            sid = msg["state_id"]
+            if self.state_id is not None and sid != self.state_id + 1:
+                self.problems.append(f"update {sid} after {self.state_id}: not one step")
+            for e in msg["events"]:
+                if e["state_id"] != sid:
+                    self.problems.append(f"update {sid} carries an event of state {e['state_id']}")
+            if msg["ack"]:
+                if self._sent is None:
+                    self.problems.append(f"ack {sid} for nothing sent")
+                else:
+                    self.rtts.append(time.perf_counter() - self._sent[0])
+                    self.acked.append((sid, self._sent[1]))
+                    self._sent = None
+            self.state_id, self.view = sid, msg["view"]
+        elif kind in ("welcome", "sync"):
+            sid = msg["state_id"]
+            if self.state_id is not None:
+                if sid < self.state_id:
+                    self.problems.append(f"{kind} went back from {self.state_id} to {sid}")
+                elif msg["since"] != self.state_id:
+                    self.problems.append(f"{kind} since {msg['since']}, asked {self.state_id}")
+                else:
+                    ids = [e["state_id"] for e in msg["events"]]
+                    if ids != sorted(ids) or any(not self.state_id < i <= sid for i in ids):
+                        self.problems.append(f"{kind} events out of range ({self.state_id}, {sid}]")
+                    if sid == self.state_id and self.view is not None and msg["view"] != self.view:
+                        self.problems.append(f"{kind} at the same state {sid} with a different view")
+            if kind == "welcome":
+                self.seat = msg["seat"]
+            self.state_id, self.view = sid, msg["view"]
+            self._sent = None   # whatever was in flight was either stored (and shows here) or lost
+        elif kind == "error":
+            self.errors[msg["code"]] = self.errors.get(msg["code"], 0) + 1
+            if msg.get("ref") is not None and self._sent is not None and msg["ref"] == self._ref:
+                self._sent = None
+        elif kind == "pong":
+            pass
+        else:
+            self.problems.append(f"unknown message type {kind!r}")

@@ -1,0 +1,464 @@
+"""The wire protocol: pydantic models of every WebSocket message and lobby body, and their schemas.
+
+These models are the single source of the JSON schemas kept in ``server/schemas/*.json`` and in
+``docs/protocol.md`` (a test checks that all three agree). After changing a model, or when the
+engine gains an action type, regenerate both with::
+
+    python -m christianity_game.server.protocol --write
+
+The server validates every client message with these models; it builds its outgoing messages by
+hand for speed (one serialisation of each seat's view per update), and the tests validate every
+outgoing message against the server models below.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import MISSING, fields
+from pathlib import Path
+from typing import Annotated, Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+
+from ..engine.actions import ACTION_TYPES
+
+SCHEMA_DIR = Path(__file__).parent / "schemas"
+DOC_PATH = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
+
+# --------------------------------------------------------------------------- error codes
+ERROR_CODES: dict[str, str] = {
+    "malformed_json": "The message is not a JSON object.",
+    "too_large": "The message is longer than the server's cap (see `limits` in `welcome`).",
+    "rate_limited": "Too many messages on this connection; slow down. Flooding further closes it (1008).",
+    "unknown_type": "The message has no `type`, or one the server does not know.",
+    "bad_message": "A known message with missing fields, extra fields or fields of the wrong type.",
+    "not_joined": "The connection has not said who it is: send `hello` with a token first.",
+    "missing_token": "The message carries no `token`.",
+    "wrong_token": "The token is not this game's, or not the one this connection joined with.",
+    "not_a_player": "A spectator token cannot act.",
+    "wrong_seat": "The action names a seat other than the token's seat.",
+    "malformed_action": "The `action` object is not a well-formed action (the engine's `malformed`).",
+    "stale_state": "The `state_id` sent is not the current one; a `sync` message follows at once.",
+    "not_your_turn": "The seat may not act now (the game waits for another seat).",
+    "illegal_action": "The engine refused the action; `reason` holds the engine's code.",
+    "game_over": "The game is over; nothing more can be played.",
+    "no_such_game": "There is no game with this id (the connection is then closed with 4404).",
+    "game_unavailable": "The stored game could not be loaded (its record no longer replays).",
+    "storage_error": "The action could not be stored, so it was not applied; try again.",
+    "internal_error": "A bug in the server; the state is unchanged.",
+}
+ErrorCode = Literal[tuple(ERROR_CODES)]  # type: ignore[valid-type]
+
+# WebSocket close codes the server uses.
+CLOSE_CODES: dict[int, str] = {
+    1000: "Normal close (the server is shutting down).",
+    1008: "Policy violation: the connection kept flooding past the rate limit.",
+    1009: "A frame over the hard size cap (closed by the WebSocket layer, before the app sees it).",
+    1013: "The client read too slowly and its outgoing queue overflowed; reconnect to resync.",
+    4404: "No such game.",
+}
+
+Ref = Annotated[Optional[Union[str, int]], Field(
+    description="Any short value the client chooses; echoed in the reply (`ack`ed update or error).")]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- actions (for the docs)
+def _action_models() -> list[type[BaseModel]]:
+    """One pydantic model per engine action type, made from the engine's dataclasses."""
+    out: list[type[BaseModel]] = []
+    for name, cls in ACTION_TYPES.items():
+        defs: dict[str, Any] = {"type": (Literal[name], ...)}   # type: ignore[valid-type]
+        for f in fields(cls):
+            ann = str(f.type)
+            base: Any = str if "str" in ann else int
+            optional = f.default is not MISSING or f.name == "seat"
+            if f.name == "seat":
+                defs["seat"] = (Optional[int], Field(None, description="Optional: the server fills in the "
+                                                      "token's seat; if given it must be that seat."))
+            elif optional:
+                defs[f.name] = (Optional[base], f.default if f.default is not MISSING else None)
+            else:
+                defs[f.name] = (base, ...)
+        doc = (cls.__doc__ or name).strip().split("\n\n")[0]
+        model = create_model(name, __config__=ConfigDict(extra="forbid", title=name), **defs)
+        model.__doc__ = " ".join(doc.split())
+        out.append(model)
+    return out
+
+
+ACTION_MODELS = _action_models()
+ActionUnion = Annotated[Union[tuple(ACTION_MODELS)], Field(discriminator="type")]  # type: ignore[valid-type]
+
+
+# --------------------------------------------------------------------------- client -> server
+class Hello(_Msg):
+    """Join the game's stream as the token's seat (or as a spectator with the spectator token).
+
+    The reply is `welcome`: the seat's view and, when `state_id` is given, every event after it
+    (a reconnecting client sends the last `state_id` it saw). `state_id` 0 asks for the whole log;
+    leaving it out asks for no events. Sending `hello` again switches the connection to another token.
+    """
+
+    model_config = ConfigDict(extra="forbid", title="hello")
+    type: Literal["hello"]
+    token: Optional[str] = Field(None, description="The seat's or the spectator's secret token.")
+    state_id: Optional[int] = Field(None, description="The last state id this client saw, if any.")
+    ref: Ref = None
+
+
+class ActionMessage(_Msg):
+    """Take an action for the token's seat, against the state the client saw.
+
+    Accepted: every connection gets an `update`; the sender's has `ack: true` and its `ref`. The
+    action is stored before any update is sent. Refused: an `error`, and nothing changes.
+    """
+
+    model_config = ConfigDict(extra="forbid", title="action")
+    type: Literal["action"]
+    token: Optional[str] = Field(None, description="The seat's secret token (required).")
+    state_id: int = Field(description="The `state_id` of the view the client acted on.")
+    action: dict[str, Any] = Field(description="One action, as in the view's `pending` list "
+                                               "(see the Action schema).")
+    ref: Ref = None
+
+
+class SyncRequest(_Msg):
+    """Ask for a full resync: the reply is `sync` with the view and the events after `state_id`."""
+
+    model_config = ConfigDict(extra="forbid", title="sync")
+    type: Literal["sync"]
+    state_id: Optional[int] = Field(None, description="Send events after this state id (none if left out).")
+    ref: Ref = None
+
+
+class Ping(_Msg):
+    """A keep-alive at the application level; the reply is `pong`."""
+
+    model_config = ConfigDict(extra="forbid", title="ping")
+    type: Literal["ping"]
+    ref: Ref = None
+
+
+CLIENT_MESSAGES: dict[str, type[_Msg]] = {"hello": Hello, "action": ActionMessage, "sync": SyncRequest,
+                                          "ping": Ping}
+
+
+# --------------------------------------------------------------------------- server -> client
+class EventOut(BaseModel):
+    """One engine event as this connection may see it (`Event.for_seat`): a card another seat
+    may not see is left out (`card`, `uid`). Extra fields are the event's details."""
+
+    model_config = ConfigDict(extra="allow", title="Event")
+    state_id: int = Field(description="The state id of the action that caused the event.")
+    kind: str
+    seat: Optional[int] = None
+    card: Optional[str] = Field(None, description="The card id, where this connection may see it.")
+    uid: Optional[int] = Field(None, description="This card in this game, where this connection may see it.")
+
+
+class ViewOut(BaseModel):
+    """A seat's view (`Game.view(seat)`; a spectator's for `seat` null). See DESIGN.md: a card the
+    viewer may not see has no `uid` or `id` (`{"hidden": true}`, or only a count)."""
+
+    model_config = ConfigDict(extra="allow", title="View")
+    state_id: int
+    mode: str
+    round: int
+    turn_seat: int
+    phase: str
+    viewer: Optional[int]
+    seats: list[dict[str, Any]]
+    stack: list[dict[str, Any]]
+    piles: dict[str, Any]
+    score: list[int]
+    result: Optional[dict[str, Any]]
+    pending: list[dict[str, Any]] = Field(description="The actions the viewer may take now (JSON actions).")
+
+
+class SeatInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="SeatInfo")
+    seat: int
+    side: str = Field(description="righteous or evil")
+    kind: Literal["human", "bot"]
+    bot: Optional[str] = Field(None, description="The bot level of a bot seat.")
+    claimed: bool = Field(description="A human seat someone has joined (by link or by the lobby).")
+    name: Optional[str] = None
+    connected: int = Field(0, description="Connections open on this seat now.")
+
+
+class Limits(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="Limits")
+    max_message_bytes: int
+    rate_per_s: float
+    burst: int
+
+
+class Welcome(_Msg):
+    """The reply to `hello`: who this connection is, the view, the events after the client's
+    `state_id`, the seats and the limits."""
+
+    model_config = ConfigDict(extra="forbid", title="welcome")
+    type: Literal["welcome"]
+    game_id: str
+    seat: Optional[int] = Field(description="The seat, or null for a spectator.")
+    role: Literal["player", "spectator"]
+    state_id: int
+    since: Optional[int] = Field(description="Events are those after this state id (null: none sent).")
+    events: list[EventOut]
+    view: ViewOut
+    seats: list[SeatInfo]
+    limits: Limits
+    ref: Ref = None
+
+
+class Update(_Msg):
+    """Pushed to every connection of the game after each accepted action: the new view of the
+    connection's seat (the spectator view for spectators) and the action's events, filtered for it."""
+
+    model_config = ConfigDict(extra="forbid", title="update")
+    type: Literal["update"]
+    game_id: str
+    state_id: int
+    by: Optional[int] = Field(description="The seat that acted.")
+    ack: bool = Field(description="True on the connection whose action this was.")
+    ref: Ref = None
+    events: list[EventOut]
+    view: ViewOut
+
+
+class Sync(_Msg):
+    """A full resync: the view and the events after `since`. Sent on request, and right after a
+    `stale_state` error."""
+
+    model_config = ConfigDict(extra="forbid", title="sync")
+    type: Literal["sync"]
+    game_id: str
+    state_id: int
+    since: Optional[int]
+    reason: Literal["requested", "stale_state"]
+    events: list[EventOut]
+    view: ViewOut
+    ref: Ref = None
+
+
+class Error(_Msg):
+    """A refused message. Nothing changed. `code` is one of the error codes; `reason` is the
+    engine's code for `illegal_action` and `malformed_action`."""
+
+    model_config = ConfigDict(extra="forbid", title="error")
+    type: Literal["error"]
+    code: ErrorCode  # type: ignore[valid-type]
+    message: str
+    reason: Optional[str] = None
+    state_id: Optional[int] = Field(None, description="The game's current state id, where known.")
+    ref: Ref = None
+
+
+class Pong(_Msg):
+    model_config = ConfigDict(extra="forbid", title="pong")
+    type: Literal["pong"]
+    ref: Ref = None
+
+
+SERVER_MESSAGES: dict[str, type[_Msg]] = {"welcome": Welcome, "update": Update, "sync": Sync, "error": Error,
+                                          "pong": Pong}
+ServerMessage = Annotated[Union[Welcome, Update, Sync, Error, Pong], Field(discriminator="type")]
+SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def parse_server_message(text: str | bytes) -> Any:
+    """Validate a message from the server (the tests and the load script use this)."""
+    return SERVER_ADAPTER.validate_json(text)
+
+
+# --------------------------------------------------------------------------- lobby (HTTP)
+class CreateGame(BaseModel):
+    """`POST /api/games`. Settings use the URL parameter names (`evilInterrupt`, `matAbilities`,
+    `soloFee`, ...) or the field names; query parameters of the request are taken as settings too."""
+
+    model_config = ConfigDict(extra="forbid", title="CreateGame")
+    mode: str = Field("coop", description="coop, solo or duel")
+    lineup: str = Field("RR", description="One letter a seat: R (Righteous) or E (Evil, duel).")
+    seed: Optional[int] = Field(None, description="The game's seed; random when left out.")
+    settings: dict[str, Union[bool, int, str]] = Field(default_factory=dict)
+    decks: Optional[list[str]] = Field(None, description="Deck ids, one a seat (then the Evil deck in co-op).")
+    scenario: Optional[str] = Field(None, description="A duel scenario name (start from a stored position).")
+    bots: dict[int, str] = Field(default_factory=dict,
+                                 description="Seat -> bot level (random, heuristic); other seats are people.")
+    name: Optional[str] = Field(None, max_length=80, description="A title shown in the lobby.")
+    listed: bool = Field(True, description="Show the game in the open-games list while it has a free seat.")
+
+
+class SeatLink(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="SeatLink")
+    seat: int
+    side: str
+    kind: Literal["human", "bot"]
+    bot: Optional[str] = None
+    token: Optional[str] = Field(None, description="The seat's secret token (human seats).")
+    url: Optional[str] = Field(None, description="The seat's secret link (the token is in the fragment).")
+
+
+class SpectatorLink(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="SpectatorLink")
+    token: str
+    url: str
+
+
+class CreatedGame(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="CreatedGame")
+    game_id: str
+    mode: str
+    lineup: str
+    state_id: int
+    ws: str = Field(description="The game's WebSocket address; send `hello` with a token.")
+    seats: list[SeatLink]
+    spectator: SpectatorLink
+
+
+class GameSummary(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="GameSummary")
+    game_id: str
+    name: Optional[str]
+    mode: str
+    lineup: str
+    created: float
+    settings: dict[str, Any]
+    seats: list[SeatInfo]
+    open_seats: list[int]
+    state_id: Optional[int] = Field(None, description="Where the game is (when it is loaded).")
+    round: Optional[int] = None
+    result: Optional[dict[str, Any]] = None
+
+
+class JoinRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="JoinRequest")
+    seat: Optional[int] = Field(None, description="The seat wanted; the first free human seat if left out.")
+    name: Optional[str] = Field(None, max_length=40)
+
+
+class Joined(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="Joined")
+    game_id: str
+    seat: int
+    token: str
+    url: str
+    ws: str
+
+
+class ApiError(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="ApiError")
+    code: str
+    message: str
+
+
+class Digest(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="Digest")
+    game_id: str
+    state_id: int
+    digest: str = Field(description="HMAC-SHA256 (server key) of every seat's view, the spectator view "
+                                    "and the record: equal digests mean equal games.")
+
+
+# --------------------------------------------------------------------------- schemas
+def schemas() -> dict[str, dict[str, Any]]:
+    """Every schema, by name (the file name without `.json` and the doc's marker)."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, model in CLIENT_MESSAGES.items():
+        schema = model.model_json_schema()
+        if model is ActionMessage:
+            schema["$defs"] = {"Action": TypeAdapter(ActionUnion).json_schema()}
+            schema["$defs"]["Action"]["title"] = "Action"
+            # pull the action models' own $defs up so the references resolve
+            inner = schema["$defs"]["Action"].pop("$defs", {})
+            schema["$defs"].update(inner)
+            desc = schema["properties"]["action"].get("description")
+            schema["properties"]["action"] = {"$ref": "#/$defs/Action", "description": desc}
+        out[f"client.{name}"] = schema
+    for name, model in SERVER_MESSAGES.items():
+        out[f"server.{name}"] = model.model_json_schema()
+    action = TypeAdapter(ActionUnion).json_schema()
+    action["title"] = "Action"
+    out["action"] = action
+    for model in (CreateGame, CreatedGame, JoinRequest, Joined, GameSummary, Digest, ApiError):
+        out[f"lobby.{model.__name__}"] = model.model_json_schema()
+    return out
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def error_table() -> str:
+    rows = ["| code | meaning |", "|---|---|"]
+    rows += [f"| `{c}` | {d} |" for c, d in ERROR_CODES.items()]
+    return "\n".join(rows) + "\n"
+
+
+_BLOCK = re.compile(r"<!-- schema:(?P<name>[\w.]+) -->\n```json\n(?P<body>.*?)```\n<!-- /schema:(?P=name) -->",
+                    re.S)
+_ERRORS = re.compile(r"<!-- errors -->\n(?P<body>.*?)<!-- /errors -->", re.S)
+
+
+def doc_blocks(text: str) -> dict[str, str]:
+    """The schema blocks of docs/protocol.md, by name."""
+    return {m["name"]: m["body"] for m in _BLOCK.finditer(text)}
+
+
+def doc_errors(text: str) -> str | None:
+    m = _ERRORS.search(text)
+    return None if m is None else m["body"]
+
+
+def render_doc(text: str) -> str:
+    """docs/protocol.md with every schema block and the error table regenerated."""
+    all_schemas = schemas()
+    known = set(doc_blocks(text))
+    missing = [n for n in all_schemas if n not in known]
+    if missing:
+        extra = "".join(f"\n### `{n}`\n\n<!-- schema:{n} -->\n```json\n```\n<!-- /schema:{n} -->\n"
+                        for n in missing)
+        marker = "<!-- more schemas -->"
+        text = text.replace(marker, extra.lstrip("\n") + "\n" + marker) if marker in text else text + extra
+
+    def block(m: re.Match[str]) -> str:
+        name = m["name"]
+        body = schema_text(all_schemas[name]) if name in all_schemas else "{}\n"
+        return f"<!-- schema:{name} -->\n```json\n{body}```\n<!-- /schema:{name} -->"
+
+    text = _BLOCK.sub(block, text)
+    text = _ERRORS.sub(lambda m: f"<!-- errors -->\n{error_table()}<!-- /errors -->", text)
+    return text
+
+
+def write(doc: Path = DOC_PATH) -> None:
+    SCHEMA_DIR.mkdir(exist_ok=True)
+    wanted = schemas()
+    for old in SCHEMA_DIR.glob("*.json"):
+        if old.stem not in wanted:
+            old.unlink()
+    for name, schema in wanted.items():
+        (SCHEMA_DIR / f"{name}.json").write_text(schema_text(schema), encoding="utf-8")
+    if doc.exists():
+        doc.write_text(render_doc(doc.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--write"]:
+        write()
+        print(f"wrote {SCHEMA_DIR} and {DOC_PATH}")
+        return 0
+    print(json.dumps(schemas(), indent=2, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
