@@ -53,7 +53,8 @@ def same_game(a: Game, b: Game) -> None:
 
 
 def through_json(record: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(record))
+    loaded: dict[str, Any] = json.loads(json.dumps(record))
+    return loaded
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,20 @@ class Action:
     seat: int
     type_name: ClassVar[str] = "Action"
 
+    def check_types(self) -> None:
+        """Refuse an action whose fields have the wrong types (``IllegalAction('malformed')``):
+        ``False`` or ``0.0`` compare equal to ``0`` and must not pass for a seat or a card."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in TEXT_FIELDS:
+                if type(value) is not str:
+                    raise IllegalAction("malformed", f"{self.type_name}.{f.name} must be text, not {value!r}")
+            elif value is None:
+                if f.default is not None:
+                    raise IllegalAction("malformed", f"{self.type_name}.{f.name} is required")
+            elif type(value) is not int:
+                raise IllegalAction("malformed", f"{self.type_name}.{f.name} must be a whole number, not {value!r}")
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type_name}
         for f in fields(self):
@@ -170,6 +184,8 @@ class AdjustBadge(Action):
         return f"<AdjustBadge seat={self.seat} {self.badge}={self.value}>"
 
 
+TEXT_FIELDS = frozenset({"ability", "badge", "reward"})
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type_name: cls
     for cls in (Pass, LayCostZone, PlayCard, Resist, TakeBoost, UseAbility, BuyAbility, ChooseAbility, Choose,
@@ -205,4 +221,6 @@ def action_from_json(data: Any) -> Action:
                 raise IllegalAction("malformed", f"{kind}.{name} must be a string")
         elif value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise IllegalAction("malformed", f"{kind}.{name} must be a whole number")
-    return cls(**kwargs)
+    action = cls(**kwargs)
+    action.check_types()
+    return action

@@ -553,6 +553,7 @@ class Game:
             action = action_from_json(action)
         if not isinstance(action, Action):
             raise IllegalAction("malformed", f"not an action: {action!r}")
+        action.check_types()
         if isinstance(action, AdjustBadge):
             return self._apply_manual(action)
         self._check(action)
@@ -569,6 +570,9 @@ class Game:
 
     def apply_unchecked(self, action: Action) -> None:
         """The fast path for bots and replays: no legality check (the action must be legal)."""
+        if isinstance(action, AdjustBadge):
+            self._apply_manual(action)
+            return
         self._events = []
         self.state.state_id += 1
         self.actions.append(action)
