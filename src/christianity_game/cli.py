@@ -67,6 +67,31 @@ def _settings(pairs: list[str] | None) -> Settings:
         _fail(f"bad setting: {exc}")
 
 
+DUEL_SIM_TURN_CAP = 200   # simulate's default turn cap for duels (--set maxTurns=N changes it)
+
+
+def _scenario_or_fail(name: str) -> Any:
+    from .scenarios import ScenarioError, scenario
+    try:
+        return scenario(name)
+    except ScenarioError as exc:
+        _fail(str(exc))
+
+
+@app.command()
+def scenarios() -> None:
+    """List the duel scenarios: named presets for --scenario (play, simulate) and the web menu."""
+    from rich.table import Table as _Table
+
+    from .scenarios import all_scenarios
+    table = _Table(title="Duel scenarios")
+    for col in ("name", "line-up", "prepared", "what it is"):
+        table.add_column(col)
+    for sc in all_scenarios().values():
+        table.add_row(sc.name, sc.lineup, "position" if sc.position else "fresh game", f"{sc.title}: {sc.description}")
+    Console().print(table)
+
+
 def _check_mode(mode: str) -> None:
     from .engine.modes import mode_by_name
     try:
@@ -450,8 +475,11 @@ class PlaySession:
 
 @app.command()
 def play(
-    mode: Annotated[str, typer.Option(help="coop (a team against the Evil deck) or solo.")] = "coop",
-    lineup: Annotated[str, typer.Option(help="One letter a seat: R (Righteous). Co-op: RR, RRR, ...; solo: R.")] = "RR",
+    mode: Annotated[str, typer.Option(help="coop (a team against the Evil deck), solo, or duel.")] = "coop",
+    lineup: Annotated[str, typer.Option(
+        help="One letter a seat: R (Righteous), E (Evil, duel only). Co-op: RR, ...; solo: R; duel: ER, EER, ...")] = "RR",
+    scenario: Annotated[Optional[str], typer.Option(
+        help="A duel scenario by name (see `christianity-game scenarios`); sets mode and line-up.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the shuffles: the same seed deals the same game.")] = 7,
     bot: Annotated[str, typer.Option(help="Bot level for bot seats: heuristic or random.")] = "heuristic",
     bots: Annotated[Optional[str], typer.Option(
@@ -470,19 +498,27 @@ def play(
         help="Hot-seat: clear the screen between players. Default: on in a terminal with 2+ people.")] = None,
 ) -> None:
     """Play a game in the terminal: hot-seat for people, bots for the other seats."""
-    _check_mode(mode)
     settings = _settings(set_)
-    texts, card_set = _load_user_decks(deck)
-    if decks is not None:
-        deck_ids: list[str] | None = [d.strip() for d in decks.split(",") if d.strip()]
-    else:
-        deck_ids = _default_decks(mode, lineup, card_set) if texts else None
     from .engine.game import Game
-    try:
-        game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings, decks=deck_ids,
-                        extra_deck_texts=texts)
-    except ValueError as exc:
-        _fail(str(exc))
+    if scenario is not None:
+        preset = _scenario_or_fail(scenario)
+        mode, lineup = preset.mode, preset.lineup
+        try:
+            game = preset.new_game(seed=seed, settings=settings)
+        except ValueError as exc:
+            _fail(str(exc))
+    else:
+        _check_mode(mode)
+        texts, card_set = _load_user_decks(deck)
+        if decks is not None:
+            deck_ids: list[str] | None = [d.strip() for d in decks.split(",") if d.strip()]
+        else:
+            deck_ids = _default_decks(mode, lineup, card_set) if texts else None
+        try:
+            game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings, decks=deck_ids,
+                            extra_deck_texts=texts)
+        except ValueError as exc:
+            _fail(str(exc))
     n_seats = len(game.state.seats)
     bot_seats = list(range(n_seats)) if all_bots else _seat_list(bots, n_seats, "--bots") if bots else []
     bot_players = {s: _bot_or_fail(bot, seed * 31 + s, game.cards) for s in bot_seats}
@@ -494,7 +530,7 @@ def play(
     session = PlaySession(game, console, bot_players, {s: bot for s in bot_players}, save=save,
                           handoff=auto_handoff if handoff is None else handoff, delay=delay)
     deck_names = {d.id: d.name for d in game.cards.decks.values()}
-    who = ", ".join(f"{seat_label(s)}: {deck_names.get(game.deck_lists[s][0], game.deck_lists[s][0])} "
+    who = ", ".join(f"{seat_label(s)}: {deck_names.get(game.state.seats[s].deck_id, game.state.seats[s].deck_id or 'prepared')} "
                     f"({'bot ' + bot if s in bot_players else 'person'})" for s in range(n_seats))
     console.print(Rule(f"Christianity Strategy Card Game · {mode} · seed {seed}", style="bright_blue"))
     console.print(Text(f"Seats: {who}", style="bold"))
@@ -508,8 +544,9 @@ def play(
 # ---------------------------------------------------------------------------------------- simulate
 @app.command()
 def simulate(
-    mode: Annotated[str, typer.Option(help="coop or solo.")] = "coop",
-    lineup: Annotated[str, typer.Option(help="One letter a seat, e.g. RR.")] = "RR",
+    mode: Annotated[str, typer.Option(help="coop, solo or duel.")] = "coop",
+    lineup: Annotated[str, typer.Option(help="One letter a seat, e.g. RR (co-op) or ER (duel).")] = "RR",
+    scenario: Annotated[Optional[str], typer.Option(help="A duel scenario by name; sets mode and line-up.")] = None,
     games: Annotated[int, typer.Option(help="How many games to play.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the run (each game's seed is derived from it).")] = 0,
     bots: Annotated[str, typer.Option(help="Bot level for every seat, or one a seat: heuristic,random.")] = "heuristic",
@@ -517,8 +554,13 @@ def simulate(
     as_json: Annotated[bool, typer.Option("--json", help="Print only JSON on stdout.")] = False,
 ) -> None:
     """Play many games with bots and report win rate, rounds, score and why games ended."""
+    if scenario is not None:
+        preset = _scenario_or_fail(scenario)
+        mode, lineup = preset.mode, preset.lineup
     _check_mode(mode)
     settings = _settings(set_)
+    if mode == "duel" and not settings.max_turns:
+        settings = settings.updated({"max_turns": DUEL_SIM_TURN_CAP})   # a duel has no round limit
     if games < 1:
         _fail("--games must be at least 1")
     from .engine.game import Game
@@ -551,7 +593,7 @@ def simulate(
 
         try:
             result = run_simulation(mode=mode, lineup=lineup, games=games, seed=seed, bots=bots_arg,
-                                    settings=settings, progress=tick)
+                                    settings=settings, progress=tick, scenario=scenario)
         except ValueError as exc:
             _fail(str(exc))
     data = result.to_json()

@@ -1,8 +1,9 @@
 """Games started from a described position (DESIGN "Positions"): scenario tests and duel scenarios.
 
 A position is a dict (or TOML table): per seat its Humility, Maturity, hand, Cost Zone (each card
-an id, or ``{id, tapped, face_up}``), Righteous Habituals in play, Evil Habituals held, discard
-and deck (top first); the Evil deck (top first), pending threats, the team's abilities, the
+an id, or ``{id, tapped, face_up}``), Righteous Habituals in play, Evil Habituals held (an id, or
+``{id, by}`` naming the Evil seat that played it), discard
+and deck (top first; or ``deck_from``: the rest of a named deck, shuffled); the Evil deck (top first), pending threats, the team's abilities, the
 round, the seat whose turn it is and the phase. Cards are named by card id.
 """
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 PHASE_TO_STEP = {"draw": "turn_start", "cost_zone": "lay", "evil": "evil", "resistance": "resistance",
                  "main": "main", "end": "end"}
-SEAT_KEYS = {"humility", "maturity", "hand", "cost_zone", "in_play", "held", "discard", "deck", "deck_id"}
+SEAT_KEYS = {"humility", "maturity", "hand", "cost_zone", "in_play", "held", "discard", "deck", "deck_id", "deck_from"}
 TOP_KEYS = {"round", "turn_seat", "phase", "seats", "evil_deck", "threats", "abilities", "charged", "team_level",
             "resisted", "failed", "field", "clearing", "lineup"}
 
@@ -73,9 +74,32 @@ def build_from_position(cls: type["Game"], position: dict[str, Any], mode: str, 
         sd.maturity = int(spec.get("maturity", 0))
         if not 0 <= sd.humility <= 10 or not 0 <= sd.maturity <= 3:
             raise PositionError(f"seat {i}: humility must be 0..10 and maturity 0..3")
-        for zone in ("hand", "in_play", "held", "discard"):
+        for zone in ("hand", "in_play", "discard"):
             getattr(sd, zone).extend(new(c, i, f"seat {i} {zone}") for c in spec.get(zone, []))
-        sd.deck = [new(c, i, f"seat {i} deck") for c in spec.get("deck", [])][::-1]   # top first -> end of list
+        evil_seats = [k for k, ch in enumerate(lineup) if ch == "E"]
+        for c in spec.get("held", []):
+            # an Evil Habitual belongs to the Evil seat that played it ({id, by}); by default the
+            # first Evil seat in a duel, the Evil deck in co-op
+            entry = c if isinstance(c, dict) else {"id": c}
+            by = entry.get("by", evil_seats[0] if evil_seats else -1)
+            if by != -1 and by not in evil_seats:
+                raise PositionError(f"seat {i} held: 'by' must be an Evil seat, not {by!r}")
+            sd.held.append(new(entry.get("id"), by, f"seat {i} held"))
+        deck_ids = list(spec.get("deck", []))
+        if "deck_from" in spec:   # the rest of a named deck, shuffled: what the seat's other zones do not hold
+            source = game.cards.decks.get(spec["deck_from"])
+            if source is None:
+                raise PositionError(f"seat {i} deck_from: unknown deck {spec['deck_from']!r}")
+            rest = list(source.cards)
+            placed = list(spec.get("hand", [])) + list(spec.get("in_play", [])) + list(spec.get("discard", []))
+            placed += [c["id"] if isinstance(c, dict) else c for c in spec.get("cost_zone", [])]
+            for c in placed:
+                if c in rest:
+                    rest.remove(c)
+            st.rng.shuffle(rest)
+            deck_ids.extend(rest)
+            sd.deck_id = sd.deck_id or spec["deck_from"]
+        sd.deck = [new(c, i, f"seat {i} deck") for c in deck_ids][::-1]   # top first -> end of list
         for c in spec.get("cost_zone", []):
             entry = c if isinstance(c, dict) else {"id": c}
             uid = new(entry.get("id"), i, f"seat {i} cost_zone")

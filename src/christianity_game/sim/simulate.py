@@ -75,9 +75,15 @@ class SimResult:
                 "unfinished": self.unfinished}
 
 
-def play_one(mode: str, lineup: str, seed: int, bots: str | list[str], settings: Settings | None = None) -> Game:
+def play_one(mode: str, lineup: str, seed: int, bots: str | list[str], settings: Settings | None = None,
+             scenario: str | None = None) -> Game:
     """One game with bots in every seat; ``bots`` is one level for all seats or one a seat."""
-    game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings)
+    if scenario is not None:
+        from ..scenarios import scenario as find_scenario
+        game = find_scenario(scenario).new_game(seed=seed, settings=settings)
+        lineup = game.lineup
+    else:
+        game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings)
     levels = [bots] * len(lineup) if isinstance(bots, str) else list(bots)
     if len(levels) != len(lineup):
         raise ValueError(f"need one bot level a seat ({len(lineup)}), got {len(levels)}")
@@ -86,13 +92,14 @@ def play_one(mode: str, lineup: str, seed: int, bots: str | list[str], settings:
 
 
 def simulate(mode: str, lineup: str, games: int, seed: int = 0, bots: str | list[str] = "heuristic",
-             settings: Settings | None = None, progress: Callable[[int], None] | None = None) -> SimResult:
+             settings: Settings | None = None, progress: Callable[[int], None] | None = None,
+             scenario: str | None = None) -> SimResult:
     """Play ``games`` games; ``progress(n)`` is called after each with the number done."""
     if games < 1:
         raise ValueError("games must be at least 1")
     result = SimResult(mode, lineup, bots if isinstance(bots, str) else ",".join(bots), seed)
     for i in range(games):
-        result.add(play_one(mode, lineup, game_seed(seed, i), bots, settings))
+        result.add(play_one(mode, lineup, game_seed(seed, i), bots, settings, scenario))
         if progress is not None:
             progress(i + 1)
     return result
