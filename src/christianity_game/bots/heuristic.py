@@ -286,11 +286,11 @@ class HeuristicBot(Bot):
         return by.get(("flip", None), actions[0])
 
     def _evil(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
-        """Evil: spend Cost on threats, chain toward a free finale at one target, aim where it hurts."""
+        """Evil: make threats stick. Aim where the target cannot pay, chain toward a free finale,
+        land Habituals (dominance, pairs, the 7-Habitual win), and keep cards rather than waste them."""
         lays = [a for a in actions if isinstance(a, LayCostZone)]
         if lays:
-            threats_in_hand = len(lays)
-            if threats_in_hand > 3:
+            if len(lays) > 4 or len(me["cost_zone"]) < 4:
                 return max(lays, key=lambda a: (self._def(ids[a.card]).cost, a.card))
             return self._pass(actions)
         plays = [a for a in actions if isinstance(a, PlayCard)]
@@ -299,21 +299,39 @@ class HeuristicBot(Bot):
         duel = view.get("duel") or {}
         seat = view["viewer"]
         chain = duel.get("chain", {})
-        discount = duel.get("next_discount", {}).get(seat, duel.get("next_discount", {}).get(str(seat), 0))
+        discounts = duel.get("next_discount", {})
+        discount = discounts.get(seat, discounts.get(str(seat), 0))
         seats = view["seats"]
 
         def cost(a: PlayCard) -> int:
             return max(0, self._def(ids[a.card]).cost - discount)
 
-        def weakness(t: int) -> tuple[int, int]:
-            return (seats[t]["untapped"], -seats[t]["maturity"])
+        def resistance(a: PlayCard) -> int:
+            card = self._def(ids[a.card])
+            t = seats[a.to_seat or 0]
+            if card.x_rule is None:
+                return card.resistance or 0
+            base = {"target_hand": t["hand_size"], "target_cost_zone": len(t["cost_zone"]),
+                    "target_maturity": t["maturity"], "target_humility": t["humility"],
+                    "held_habituals": len(t["held"])}.get(card.x_rule.of, 0)
+            return max(0, base + card.x_rule.plus)
 
-        target = chain.get("target")
-        if target is None or not chain.get("single_target", True) or not chain.get("count"):
-            target = min({a.to_seat for a in plays if a.to_seat is not None}, key=weakness)
-        aimed = [a for a in plays if a.to_seat == target] or plays
-        if chain.get("count"):
-            free = [a for a in aimed if cost(a) == 0]
-            if free:   # the finale: a free card at the chain's one target
-                return max(free, key=lambda a: (self._def(ids[a.card]).kind == "evil_habitual", a.card))
-        return max(aimed, key=lambda a: (cost(a), self._def(ids[a.card]).kind == "evil_habitual", a.card))
+        def score(a: PlayCard) -> float:
+            card = self._def(ids[a.card])
+            t = seats[a.to_seat or 0]
+            sticks = t["untapped"] < resistance(a)
+            value = 0.0
+            if card.kind == "evil_habitual":
+                value += 10 if sticks else 2
+            else:
+                value += 5 if sticks else 1
+            if chain.get("count") and cost(a) == 0 and chain.get("single_target", True) \
+                    and a.to_seat == chain.get("target"):
+                value += 6   # the free finale
+            if t["maturity"] >= 2:
+                value += 1   # slow down the seat closest to the win
+            return value - 0.2 * cost(a)
+
+        best = max(plays, key=lambda a: (score(a), a.card, -(a.to_seat or 0)))
+        keen = score(best) >= 4.5 or me["hand_size"] > 6
+        return best if keen else self._pass(actions)
