@@ -727,6 +727,28 @@ def bench() -> None:
     typer.echo(module.format_bench(result))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    data: Annotated[Optional[Path], typer.Option(
+        help="Folder of the SQLite file (default: $CHRISTIANITY_GAME_DATA or ./data).")] = None,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before each move, so people can follow.")] = 0.3,
+) -> None:
+    """Run the game server: lobby, seats, WebSocket play, games stored in SQLite."""
+    if not 0 < port < 65536:
+        _fail("--port must be between 1 and 65535")
+    if bot_delay < 0:
+        _fail("--bot-delay cannot be negative")
+    try:
+        from .server import run as run_server
+    except ImportError as exc:
+        _fail(f"the server is not available: {exc}", 1)
+    if data is not None and data.exists() and not data.is_dir():
+        _fail(f"--data: {data} is not a folder")
+    run_server(host=host, port=port, data_dir=str(data) if data is not None else None, bot_delay=bot_delay)
+
+
 # ---------------------------------------------------------------------------------------- entry
 def main(argv: list[str] | None = None) -> None:
     """The console script: usage errors become one line on stderr and exit code 2."""
