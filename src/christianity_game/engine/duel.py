@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .actions import Action, ChooseReward, Pass, PlayCard, Resist
-from .game import ABILITIES, Game
+from .game import ABILITIES, Game, _Pass, _PlayCard
 from .modes import Mode
 from .state import Choice, StackItem, Threat
 
@@ -241,9 +241,9 @@ class DuelGame(Game):
     def _late_legal(self, seat: int, free: int) -> list[Action] | None:
         d = self.duel
         if d.evil_window:
-            return [Pass(seat)] + self._threat_plays(seat, free)
+            return [_Pass(seat)] + self._threat_plays(seat, free)
         if d.answering and d.answer:
-            acts: list[Action] = [Pass(seat)]
+            acts: list[Action] = [_Pass(seat)]
             acts.extend(self._resist_actions(seat, free))
             head = self.state.threats[0]
             if seat == head.target:   # D-INT-2/3: a Resistance card, only in response
@@ -258,7 +258,7 @@ class DuelGame(Game):
         targets = self.righteous_seats()
         for u in self._playable_cards(seat):
             if self.defs[u].is_threat and self.threat_cost(seat, u) <= free:
-                out.extend(PlayCard(seat, u, None, t) for t in targets)
+                out.extend(_PlayCard(seat, u, None, t) for t in targets)
         return out
 
     def _can_threaten(self, seat: int) -> bool:

@@ -9,6 +9,7 @@ returns the events. Nothing here prints, blocks or does I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable
 
 from ..cards.loader import CardSet, load_texts, starter_set
@@ -21,6 +22,15 @@ from .events import Event
 from .modes import Mode, mode_by_name
 from .settings import Settings
 from .state import PHASE_OF_STEP, Choice, Ctx, Offer, Seat, StackItem, State, Threat
+
+# Actions are values: the lists of legal actions reuse one object per distinct action instead of
+# building thousands of frozen dataclasses per game (a constructor call costs about 1 us).
+_Pass = lru_cache(maxsize=None)(Pass)
+_LayCostZone = lru_cache(maxsize=None)(LayCostZone)
+_PlayCard = lru_cache(maxsize=None)(PlayCard)
+_Resist = lru_cache(maxsize=None)(Resist)
+_Choose = lru_cache(maxsize=None)(Choose)
+_TakeBoost = lru_cache(maxsize=None)(TakeBoost)
 
 # the eight Maturity Abilities. A-2 (DECISION): high tier costs 11, low tier 7.
 ABILITIES: tuple[str, ...] = (
@@ -295,9 +305,9 @@ class Game:
             return []
         if st.choice is not None:
             c = st.choice
-            acts: list[Action] = [Choose(seat, o) for o in c.options]
+            acts: list[Action] = [_Choose(seat, o) for o in c.options]
             if c.minimum <= 0:
-                acts.append(Pass(seat))
+                acts.append(_Pass(seat))
             return acts
         if st.ability_picks:
             return [ChooseAbility(seat, a) for a in self._free_abilities()]
@@ -306,7 +316,7 @@ class Game:
             return early
         free = self._untapped(seat)
         if st.window:
-            acts = [Pass(seat)]
+            acts = [_Pass(seat)]
             acts.extend(self._instant_plays(seat, free))
             return acts
         offer = self._active_offer()
@@ -318,11 +328,11 @@ class Game:
         step = st.step
         if step == "lay":
             sd = st.seats[seat]
-            acts = [Pass(seat)]
+            acts = [_Pass(seat)]
             if sd.laid < self._intake(seat):
-                acts.extend(LayCostZone(seat, u) for u in sd.hand)
+                acts.extend(_LayCostZone(seat, u) for u in sd.hand)
             return acts
-        acts = [Pass(seat)]
+        acts = [_Pass(seat)]
         if step == "after_lay":
             if self.settings.mat_abilities and self.mode.can_buy_abilities:
                 for a in self.mode.abilities_available():
@@ -376,13 +386,13 @@ class Game:
             mates = self._teammates(seat)
             if not mates:
                 if card.cost + self.settings.solo_fee <= free:
-                    return [PlayCard(seat, uid, threat, seat)]
+                    return [_PlayCard(seat, uid, threat, seat)]
                 return []
             if card.cost <= free:
-                return [PlayCard(seat, uid, threat, m) for m in mates]
+                return [_PlayCard(seat, uid, threat, m) for m in mates]
             return []
         if card.cost <= free:
-            return [PlayCard(seat, uid, threat)]
+            return [_PlayCard(seat, uid, threat)]
         return []
 
     def _instant_plays(self, seat: int, free: int) -> list[Action]:
@@ -478,10 +488,10 @@ class Game:
             rem = self._remaining(t)
             if rem == 0:
                 if seat == t.target:
-                    out.append(Resist(seat, t.uid, 0))
+                    out.append(_Resist(seat, t.uid, 0))
                 continue
             for n in range(1, min(free, rem) + 1):
-                out.append(Resist(seat, t.uid, n))
+                out.append(_Resist(seat, t.uid, n))
         return out
 
     def _held_resistance(self, seat: int, uid: int) -> int:
@@ -495,7 +505,7 @@ class Game:
         for h in self.state.seats[seat].held:
             cost = self._held_resistance(seat, h)
             if cost <= free:
-                out.append(Resist(seat, h, cost))
+                out.append(_Resist(seat, h, cost))
         return out
 
     def _ability_uses(self, seat: int) -> list[Action]:
@@ -518,7 +528,7 @@ class Game:
     def _boost_actions(self, offer: Offer) -> list[Action]:
         card = self.defs[offer.uid]
         seat = offer.controller
-        out: list[Action] = [Pass(seat)]
+        out: list[Action] = [_Pass(seat)]
         for i, b in enumerate(card.boosts):
             if b.fast != offer.fast or i in offer.taken:
                 continue
@@ -529,9 +539,9 @@ class Game:
                     continue
                 if needs_mate:
                     for m in (self._teammates(seat) or [seat]):
-                        out.append(TakeBoost(seat, i, payer, m))
+                        out.append(_TakeBoost(seat, i, payer, m))
                 else:
-                    out.append(TakeBoost(seat, i, payer))
+                    out.append(_TakeBoost(seat, i, payer))
         return out
 
     def _payers(self, seat: int, glyph: str) -> list[int]:
@@ -1533,7 +1543,7 @@ class Game:
     def _emit(self, kind: str, seat: int | None, uid: int | None = None, private_to: int | None = None,
               data: dict[str, Any] | None = None) -> None:
         self._events.append(Event(self.state.state_id, kind, seat, self.defs[uid].id if uid is not None and uid >= 0 else None,
-                                  uid, private_to, data or {}))
+                                  uid, private_to, data))
 
     # ------------------------------------------------------------------ manual adjustment (S-8)
     def manual_actions(self, seat: int) -> list[Action]:
