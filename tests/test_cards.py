@@ -503,12 +503,12 @@ def test_error_wrong_type() -> None:
 
 def test_error_missing_text() -> None:
     msg = load_error(BASE.replace('text = "Draw 1 card."\n', ""))
-    assert "my.toml" in msg and "'my-card'" in msg and "text" in msg
+    assert "my.toml" in msg and "'my-card'" in msg and "field text" in msg
 
 
 def test_error_resistance_on_a_non_threat() -> None:
     msg = load_error(BASE.replace("cost = 1", "cost = 1\nresistance = 2"))
-    assert "my.toml" in msg and "'my-card'" in msg and "resistance" in msg
+    assert "my.toml" in msg and "'my-card'" in msg and "field resistance" in msg
 
 
 def test_error_unknown_op() -> None:
@@ -525,7 +525,7 @@ def test_error_bad_boost_payer() -> None:
 def test_error_amplify_on_a_slow_boost() -> None:
     text = BASE + '\n[[cards.boosts]]\npayer = "you"\ncost = 1\ntext = "x"\neffects = [{op = "amplify", amount = 1}]\n'
     msg = load_error(text)
-    assert "my.toml" in msg and "'my-card'" in msg and "fast" in msg
+    assert "my.toml" in msg and "'my-card'" in msg and "boosts.0.fast" in msg
 
 
 def test_error_reference_to_an_undefined_card() -> None:

@@ -110,11 +110,17 @@ def _describe(err: ValidationError, doc: dict[str, Any]) -> str:
             idx = loc[1]
             cards = doc.get("cards") or []
             cid = cards[idx].get("id", f"#{idx + 1}") if idx < len(cards) and isinstance(cards[idx], dict) else f"#{idx + 1}"
-            field = ".".join(str(x) for x in loc[2:] if not str(x).endswith("Spec")) or "(card)"
-            where = f"card {cid!r}, field {field}"
+            path = [str(x) for x in loc[2:] if not str(x).endswith("Spec")]
+            msg = str(e["msg"]).removeprefix("Value error, ")
+            if " :: " in msg:   # a check across fields names the field it is about
+                name, msg = msg.split(" :: ", 1)
+                path.append(name)
+            where = f"card {cid!r}, field {'.'.join(path) or '(card)'}"
+            parts.append(f"{where}: {msg}")
+            continue
         else:
             where = "field " + ".".join(str(x) for x in loc)
-        parts.append(f"{where}: {e['msg']}")
+        parts.append(f"{where}: {str(e['msg']).replace(' :: ', ': ')}")
     return "; ".join(parts)
 
 

@@ -100,7 +100,7 @@ class BoostSpec(_Strict):
     def _fast_ops(self) -> "BoostSpec":
         ops = {e.op for e in self.effects}
         if ({"amplify", "redirect"} & ops) and not self.fast:
-            raise ValueError("amplify / redirect change the card's own action: they need fast = true")
+            raise ValueError("fast :: amplify / redirect change the card's own action: they need fast = true")
         return self
 
 
@@ -150,30 +150,30 @@ class CardSpec(_Strict):
         if self.is_reference:
             return self
         if self.name is None or self.kind is None:
-            raise ValueError("a card needs both name and kind (or neither, to repeat a card defined elsewhere)")
+            raise ValueError("name :: a card needs both name and kind (or neither, to repeat a card defined elsewhere)")
         if not self.text:
-            raise ValueError("a card needs its printed rules text")
+            raise ValueError("text :: a card needs its printed rules text")
         threat = self.kind in ("temptation", "evil_habitual")
         if threat and self.resistance is None:
-            raise ValueError("a Temptation or Evil Habitual needs a resistance (a number or \"X\")")
+            raise ValueError("resistance :: a Temptation or Evil Habitual needs a resistance (a number or \"X\")")
         if not threat and self.resistance is not None:
-            raise ValueError("only Temptations and Evil Habituals have a resistance")
+            raise ValueError("resistance :: only Temptations and Evil Habituals have a resistance")
         if self.resistance == "X" and self.x is None:
-            raise ValueError('resistance = "X" needs an x table saying what X is')
+            raise ValueError('x :: resistance = "X" needs an x table saying what X is')
         if self.x is not None and self.resistance != "X":
-            raise ValueError('an x table needs resistance = "X"')
+            raise ValueError('x :: an x table needs resistance = "X"')
         if self.kind == "resistance" and self.resists is None:
-            raise ValueError("a Resistance card needs a resists table")
+            raise ValueError("resists :: a Resistance card needs a resists table")
         if self.kind != "resistance" and self.resists is not None:
-            raise ValueError("only Resistance cards have a resists table")
+            raise ValueError("resists :: only Resistance cards have a resists table")
         if self.subtypes and self.kind != "temptation":
-            raise ValueError("only Temptations can be an Ambush")
+            raise ValueError("subtypes :: only Temptations can be an Ambush")
         if any(e.op == "attach" for e in self.effects) and self.kind != "righteous_habitual":
-            raise ValueError("only a Righteous Habitual attaches")
+            raise ValueError("effects :: only a Righteous Habitual attaches")
         if any(e.op in ("amplify", "redirect") for e in self.effects):
-            raise ValueError("amplify / redirect belong on fast boosts, not on the card's own effects")
+            raise ValueError("effects :: amplify / redirect belong on fast boosts, not on the card's own effects")
         if not self.passive.model_dump(exclude_defaults=True) == {} and self.kind not in ("righteous_habitual", "evil_habitual"):
-            raise ValueError("only Habituals have passives")
+            raise ValueError("passive :: only Habituals have passives")
         return self
 
 
