@@ -316,6 +316,15 @@ class HeuristicBot(Bot):
                     "held_habituals": len(t["held"])}.get(card.x_rule.of, 0)
             return max(0, base + card.x_rule.plus)
 
+        habituals = [a for a in plays if self._def(ids[a.card]).kind == "evil_habitual"]
+
+        def drains_for_habitual(a: PlayCard) -> bool:
+            """Paying this one would leave the target short for a Habitual we can still afford."""
+            t = seats[a.to_seat or 0]
+            left = t["untapped"] - resistance(a)
+            return any(h.to_seat == a.to_seat and h.card != a.card and left < resistance(h)
+                       and me["untapped"] - cost(a) >= cost(h) for h in habituals)
+
         def score(a: PlayCard) -> float:
             card = self._def(ids[a.card])
             t = seats[a.to_seat or 0]
@@ -324,7 +333,7 @@ class HeuristicBot(Bot):
             if card.kind == "evil_habitual":
                 value += 10 if sticks else 2
             else:
-                value += 5 if sticks else 1
+                value += 5 if sticks else (4.6 if drains_for_habitual(a) else 1)
             if chain.get("count") and cost(a) == 0 and chain.get("single_target", True) \
                     and a.to_seat == chain.get("target"):
                 value += 6   # the free finale
