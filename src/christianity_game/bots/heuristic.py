@@ -342,5 +342,8 @@ class HeuristicBot(Bot):
             return value - 0.2 * cost(a)
 
         best = max(plays, key=lambda a: (score(a), a.card, -(a.to_seat or 0)))
-        keen = score(best) >= 4.5 or me["hand_size"] > 6
-        return best if keen else self._pass(actions)
+        # Hold a Temptation that would only be paid off while a Habitual waits for a better moment;
+        # otherwise keep up the pressure: every threat costs the target Cost or Humility.
+        if score(best) < 2 and habituals and me["untapped"] < 2 * max(cost(h) for h in habituals):
+            return self._pass(actions)
+        return best
