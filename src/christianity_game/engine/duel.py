@@ -565,8 +565,8 @@ class DuelGame(Game):
 
     def _break_held(self, uid: int, by_seat: int, how: str) -> None:
         super()._break_held(uid, by_seat, how)
-        if how == "deliverance" and self.state.seats[by_seat].side == "righteous":
-            self._streak(by_seat)   # D-MB-2: breaking a Habitual with an ability counts
+        if self.state.seats[by_seat].side == "righteous":
+            self._streak(by_seat)   # D-MB-2: by any means: paying, a card, or an ability
 
     def _on_temptation_failed(self, item: StackItem) -> None:
         d = self.duel
