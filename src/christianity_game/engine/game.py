@@ -1583,7 +1583,8 @@ class Game:
     # ------------------------------------------------------------------ copies, records, views
     def clone(self) -> "Game":
         """A fast independent copy (shares the immutable card table)."""
-        g = Game.__new__(Game)
+        cls = type(self)
+        g = cls.__new__(cls)   # a DuelGame's clone keeps the duel's hooks
         g.mode = self.mode
         g.lineup = self.lineup
         g.seed = self.seed
