@@ -5,10 +5,7 @@ from __future__ import annotations
 import pytest
 
 from christianity_game import Game, IllegalAction, LayCostZone, PlayCard
-from christianity_game.engine.modes import MODES
 from scenario import ANCHOR, FILLER, Scenario, cost, res
-
-needs_duel = pytest.mark.skipif("duel" not in MODES, reason="duel mode is not registered yet")
 
 
 # --- Z-1 ----------------------------------------------------------------------------------------
@@ -127,7 +124,6 @@ def test_Z3_intake_count_resets_each_turn() -> None:
     assert len(s.zone(0, "cost_zone")) == 8
 
 
-@needs_duel
 def test_Z3_duel_evil_intake_is_4_plus_2_per_extra_opponent() -> None:
     """Z-3: Evil intake cap 4 + 2 x extra opponents (000): ERR gives the Evil seat 6."""
     s = Scenario(mode="duel", lineup="ERR", phase="cost_zone", turn_seat=0)
@@ -159,7 +155,6 @@ def test_Z4_opening_cost_zone_taken_before_the_hand_and_only_once() -> None:
         assert not (set(seat.cost_zone) & game.state.tapped)
 
 
-@needs_duel
 def test_Z4_duel_opening_cost_zone_is_3_plus_extra_opponents() -> None:
     """Z-4: duel ERR: the lone Evil seat is outnumbered by 1 and opens with 4; Righteous with 3."""
     game = Game.new(mode="duel", lineup="ERR", seed=5)

@@ -5,14 +5,11 @@ from __future__ import annotations
 import pytest
 
 from christianity_game import AdjustBadge, Game, IllegalAction, Settings
-from christianity_game.engine.modes import MODES
 from scenario import ANCHOR, FILLER, Scenario, cost, res
+
 
 # A threat with a fixed resistance whose text is "target H-1": failing it costs 2 (S-3 + text).
 H_MINUS_1 = "lust-of-the-eyes"
-
-needs_duel = pytest.mark.skipif("duel" not in MODES, reason="duel mode is not registered yet")
-
 
 # --- S-1 ----------------------------------------------------------------------------------------
 
@@ -228,7 +225,6 @@ def test_S6_coop_has_no_one_level_per_turn_limit() -> None:
     assert s.maturity(0) == 2
 
 
-@needs_duel
 def test_S6_duel_maturity_rises_at_most_one_level_per_turn() -> None:
     """S-6: in a duel the second Maturity card of the turn does not raise Maturity again."""
     s = Scenario(mode="duel", lineup="ER", phase="main", turn_seat=1, mat_abilities=False)
@@ -301,20 +297,24 @@ def test_S7_rollover_at_L3_keeps_humility_at_10() -> None:
     assert s.maturity(0) == 3
 
 
-@needs_duel
 def test_S7_duel_blocked_level_up_waits_at_10_until_next_turn() -> None:
     """S-7 with S-6: a seat that already levelled this turn waits at 10; the level comes at the
     start of its next turn."""
     s = Scenario(mode="duel", lineup="ER", phase="main", turn_seat=1, mat_abilities=False)
     s.seat(1, humility=9).hand(1, "watchmen-on-thy-walls", "rejoice-with-them", FILLER).untapped(1, cost("watchmen-on-thy-walls", "rejoice-with-them"))
+    s.deck(1, *[FILLER] * 8).deck(0, "still-waters", "still-waters", "still-waters")
     s.start()
     s.play(1, "watchmen-on-thy-walls")
+    s.pass_while(1, "respond")       # (not in response: the Instant would resolve first)
     s.pass_while(1, "boost")
-    s.pass_while(0, "respond")
+    assert s.maturity(1) == 1
     s.play(1, "rejoice-with-them")
     s.pass_while(1, "boost")
-    s.pass_while(0, "respond")
+    s.pass_while(1, "respond")
     assert (s.humility(1), s.maturity(1)) == (10, 1)
+    s.pass_turn(1)
+    s.pass_turn(0)                   # seat 1's next turn starts: the level that waited
+    assert (s.humility(1), s.maturity(1)) == (0, 2)
 
 
 # --- S-8 ----------------------------------------------------------------------------------------

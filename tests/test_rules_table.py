@@ -9,10 +9,7 @@ import pytest
 from christianity_game import Game, PlayCard, Settings
 from christianity_game.cards import starter_set
 from christianity_game.cards.model import EVIL_KINDS, RIGHTEOUS_KINDS
-from christianity_game.engine.modes import MODES
 from scenario import ANCHOR, FILLER, Scenario, card, cost, res
-
-needs_duel = pytest.mark.skipif("duel" not in MODES, reason="duel mode is not registered yet")
 
 
 # --- G-1 ----------------------------------------------------------------------------------------
@@ -48,7 +45,6 @@ def test_G1_the_evil_deck_runs_itself() -> None:
     assert any(e.kind == "threat_played" for e in game.log)
 
 
-@needs_duel
 def test_G1_duel_needs_at_least_one_seat_of_each_side() -> None:
     """G-1: a duel has at least one Righteous and at least one Evil seat."""
     for bad in ("RR", "EE", "R"):
@@ -121,7 +117,6 @@ def test_G3_humility_changes_only_righteous_seats() -> None:
     assert all(e.seat in (0, 1) for e in s.of_kind("humility"))
 
 
-@needs_duel
 def test_G3_duel_evil_seats_have_no_badges_and_never_level() -> None:
     """G-3: Evil seats have neither Humility nor Maturity and never level up."""
     game = Game.new(mode="duel", lineup="ER", seed=3)
