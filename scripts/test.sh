@@ -4,6 +4,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh || exit 1
+scripts/install-browser.sh || exit 1
 .venv/bin/python -m pytest -n 2 "$@"
 rc=$?
 if [ "$rc" -eq 5 ]; then
