@@ -513,7 +513,7 @@ def test_D_COMBO_2_a_lone_play_made_free_by_dominance_is_no_finale() -> None:
     s.held_by(1, 0, BROAD, BROAD, BROAD).hand(0, IDLE, SNARE).evil_cz(0, cost(SNARE))
     s.seat(1, humility=6).hand(1, R_FILL).untapped(1, 1).deck(1, *[R_FILL] * 4)
     s.start()
-    assert s.dview()["dominance"] == {0: 1}
+    assert s.dview()["dominance"] == {"0": 1}
     assert played_costs(s.threaten(0, IDLE, 1)) == [max(0, cost(IDLE) - 1)] == [0]
     assert s.d.finale == {} and s.dview()["chain"]["count"] == 0
     assert played_costs(s.threaten(0, SNARE, 1)) == [cost(SNARE) - 1]
@@ -527,12 +527,12 @@ def test_D_COMBO_3_the_chain_resets_when_the_righteous_side_responds() -> None:
     s.hand(1, R_FILL, R_FILL).untapped(1, res(LION) + 1).seat(1, humility=5)
     s.start()
     s.threaten(0, LION, 1)
-    assert s.dview()["next_discount"] == {0: 1}
+    assert s.dview()["next_discount"] == {"0": 1}
     s.threaten(0, SNARE, 1)
     s.pass_(0)
     s.resist(1, LION, res(LION))
     s.take_hit(1)
-    assert s.dview()["chain"]["count"] == 0 and s.dview()["next_discount"] == {0: 0}
+    assert s.dview()["chain"]["count"] == 0 and s.dview()["next_discount"] == {"0": 0}
     s.expect_decision(0, "main")
     assert played_costs(s.threaten(0, SNARE, 1)) == [cost(SNARE)]
 
@@ -547,7 +547,7 @@ def test_D_COMBO_3_the_chain_resets_at_the_next_turn() -> None:
     s.expect_decision(1, "main")
     d = s.d
     d.chain_count, d.chain_last, d.chain_target, d.chain_seats = 2, 0, 1, (0,)
-    assert s.dview()["next_discount"] == {0: 2}
+    assert s.dview()["next_discount"] == {"0": 2}
     s.pass_turn(1, interrupts=True)
     assert s.g.turn_seat == 0
     assert s.dview()["chain"]["count"] == 0
@@ -566,7 +566,7 @@ def test_D_COMBO_4_with_two_evil_seats_a_partner_must_extend_the_chain() -> None
     s.expect_decision(0, "main")
     first = played_costs(s.threaten(0, SNARE, 2))
     s.expect_decision(1, "interrupt")                      # the partner first, to extend the chain
-    assert s.dview()["next_discount"] == {0: 0, 1: 1}
+    assert s.dview()["next_discount"] == {"0": 0, "1": 1}
     s.pass_(1)
     s.expect_decision(0, "interrupt")
     second = played_costs(s.threaten(0, SNARE, 2))         # itself again: full price
@@ -599,7 +599,7 @@ def test_D_DOM_1_three_own_habituals_that_took_hold_give_C1_off_every_card() -> 
     assert s.g.dominance(0) == 0
     s.land(0, 1, BROAD)
     assert len(s.zone(1, "held")) == 3
-    assert s.g.dominance(0) == 1 and s.dview()["dominance"] == {0: 1}
+    assert s.g.dominance(0) == 1 and s.dview()["dominance"] == {"0": 1}
     s.expect_decision(0, "main")
     assert played_costs(s.threaten(0, LION, 1)) == [cost(LION) - 1]
 
@@ -626,11 +626,11 @@ def test_D_DOM_2_only_the_seats_own_habituals_count() -> None:
     s.seat(2, humility=8).held_by(2, -1, "sloth", "sloth", "sloth").hand(2, ANCHOR, *[R_FILL] * 3)
     s.deck(2, *[R_FILL] * 10)
     s.start()
-    assert s.dview()["dominance"] == {0: 0, 1: 0}
+    assert s.dview()["dominance"] == {"0": 0, "1": 0}
     s.land(1, 2, BROAD)
     s.land(1, 2, BROAD)
     s.land(1, 2, BROAD)
-    assert s.dview()["dominance"] == {0: 0, 1: 1}
+    assert s.dview()["dominance"] == {"0": 0, "1": 1}
     while s.decision() == "interrupt" and s.decider() != 0:
         s.pass_(s.decider())
     assert played_costs(s.threaten(0, SNARE, 2)) == [cost(SNARE)]
@@ -648,7 +648,7 @@ def test_D_DOM_2_the_discount_falls_as_habituals_leave_play() -> None:
     s.to_main_of(1)
     assert Resist(1, s.find(1, BROAD, "held"), r) in s.legal(1)
     s.resist(1, BROAD, r)
-    assert s.g.dominance(0) == 0 and s.dview()["next_discount"] == {0: 0}
+    assert s.g.dominance(0) == 0 and s.dview()["next_discount"] == {"0": 0}
     s.expect_decision(0, "interrupt")
     assert played_costs(s.threaten(0, LION, 1)) == [cost(LION)]
 

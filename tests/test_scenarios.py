@@ -40,7 +40,7 @@ def test_evil_at_6_habituals_is_what_it_says() -> None:
     held = game.state.seats[1].held
     assert len(held) == 6 and all(game.owner[u] == 0 for u in held)
     assert game.dominance(0) == 2   # D-DOM-1: 6 own Habituals in play, C2 less
-    assert game.view(0)["duel"]["dominance"][0] == 2
+    assert game.view(0)["duel"]["dominance"]["0"] == 2
 
 
 def test_righteous_at_l3_with_one_habitual_left() -> None:

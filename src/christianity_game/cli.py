@@ -626,6 +626,153 @@ def simulate(
     console.print(reasons)
 
 
+# ---------------------------------------------------------------------------------------- lab
+def _lab_record(db: Path, cell: int | None, game_no: int | None, file: Path | None) -> tuple[dict[str, Any], str]:
+    """replay --db: play a stored lab game again from its cell and seed; its record and a label."""
+    if file is not None:
+        _fail("give a record file or --db, not both")
+    if cell is None or game_no is None:
+        _fail("--db needs --cell N and --game I (see the cell numbers in the lab's report)")
+    from .sim.lab import LabError, replay_game
+    try:
+        again = replay_game(db, cell, game_no)
+    except LabError as exc:
+        _fail(str(exc))
+    err = Console(stderr=True, highlight=False)
+    if again.matches:
+        err.print(Text(f"✓ cell {cell} game {game_no} (seed {again.stored['seed']}) played again: "
+                       f"same result as stored ({again.stored['winner'] or 'unfinished'}, "
+                       f"{again.stored['turns']} turns)", style="green"))
+    else:
+        from .sim.lab import code_fingerprint
+        changed = f"; the engine changed since: stored by {again.spec['code']}, now {code_fingerprint()}" \
+            if again.spec["code"] != code_fingerprint() else ""
+        err.print(Text(f"✗ cell {cell} game {game_no} does not reproduce what is stored{changed}: "
+                       + "; ".join(again.differences()), style="bold red"))
+    return again.game.to_record(), f"{db} cell {cell} game {game_no}"
+
+
+@app.command()
+def lab(
+    mode: Annotated[str, typer.Option(help="coop, solo or duel (one mode a run).")] = "duel",
+    lineup: Annotated[str, typer.Option(help="Line-ups to compare, comma-separated: ER,EER,ERR.")] = "ER",
+    set_: Annotated[Optional[list[str]], typer.Option(
+        "--set", help="A setting and its values to compare (repeatable): evilInterrupt=0,1 soloFee=1,2,3.")] = None,
+    bots: Annotated[Optional[list[str]], typer.Option(
+        help="Bots: one level for every seat or one a seat (heuristic,random); repeat to compare. "
+             "Default: heuristic.")] = None,
+    games: Annotated[int, typer.Option(help="Games a cell.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Run seed: game i of every cell has seed game_seed(seed, i).")] = 0,
+    out: Annotated[Path, typer.Option(
+        help="The SQLite file of results; a run resumes what it holds (games already stored are skipped).")]
+        = Path("lab.sqlite"),
+    report: Annotated[Optional[Path], typer.Option(
+        help="Write the report (index.html, summary.md, PNG plots) into this folder.")] = None,
+    backend: Annotated[str, typer.Option(help="process (a pool on this machine), serial, or ray.")] = "process",
+    workers: Annotated[Optional[int], typer.Option(help="Worker processes (default: every core).")] = None,
+    address: Annotated[Optional[str], typer.Option(help="With --backend ray: the cluster's address.")] = None,
+    chunk: Annotated[int, typer.Option(help="Games a task (each chunk is stored in one transaction).")] = 25,
+    title: Annotated[str, typer.Option(help="The report's title.")] = "Balance lab",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON on stdout.")] = False,
+) -> None:
+    """The balance lab: a grid of variants (line-ups x settings x bots), many games a cell, results in
+    SQLite, and a report with win rates, confidence intervals, game lengths and what fired."""
+    from .sim.lab import BACKENDS, LabError, LabInterrupted, build_grid, parse_axes, run_lab, stale_cells, connect
+    if backend not in BACKENDS:
+        _fail(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if address is not None and backend != "ray":
+        _fail("--address is for --backend ray")
+    if workers is not None and workers < 1:
+        _fail("--workers must be at least 1")
+    if chunk < 1:
+        _fail("--chunk must be at least 1")
+    if games < 1:
+        _fail("--games must be at least 1")
+    try:
+        grid = build_grid(mode, lineup, parse_axes(set_), bots or ["heuristic"], games=games, seed=seed)
+    except LabError as exc:
+        _fail(str(exc))
+    if not out.parent.exists():
+        _fail(f"--out: the folder {out.parent} does not exist")
+    if out.exists() and not out.is_file():
+        _fail(f"--out: {out} is not a file")
+    if report is not None and report.exists() and not report.is_dir():
+        _fail(f"--report: {report} is not a folder")
+    import sqlite3
+    err = Console(stderr=True, highlight=False)
+    try:
+        conn = connect(out)
+        stale = stale_cells(conn, grid.cells)
+        conn.close()
+    except sqlite3.DatabaseError as exc:
+        _fail(f"--out: {out} is not a lab database ({exc})")
+    if stale:
+        err.print(Text(f"Note: {stale} of these cells hold games played by other engine code; "
+                       "they are played afresh (the old games stay in the file).", style="yellow"))
+    for note in grid.notes:
+        err.print(Text(note, style="dim"))
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    n_workers = 1 if backend == "serial" else workers
+    where = backend if backend != "ray" else f"ray{' at ' + address if address else ''}"
+    started: dict[str, float] = {}
+    with Progress(TextColumn(f"[bold]Lab[/] {len(grid.cells)} cells · {where}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task("games", total=grid.total, rate="")
+
+        def tick(done: int, total: int) -> None:
+            now = time.perf_counter()
+            if "t" not in started:
+                started["t"], started["done"] = now, done
+            elapsed = now - started["t"]
+            rate = (done - started["done"]) / elapsed if elapsed > 0 else 0.0
+            progress.update(task, completed=done, rate=f"{rate:,.0f} games/s" if elapsed > 0 else "")
+
+        try:
+            result = run_lab(grid, out, backend=backend, workers=n_workers, chunk=chunk, address=address,
+                             progress=tick)
+        except LabInterrupted as exc:
+            progress.stop()
+            err.print(Text(f"Stopped: {exc}. The games played are stored in {out}; "
+                           "run the same command again to resume.", style="yellow"))
+            raise typer.Exit(130)
+        except LabError as exc:
+            _fail(str(exc))
+    err.print(Text(f"{result.played} games played in {result.seconds:.1f} s "
+                   f"({result.games_per_second:,.1f} games/s, {result.workers} worker(s), {backend})"
+                   + (f"; {result.skipped} were already stored" if result.skipped else "")
+                   + f". Results: {out}", style="green"))
+
+    from .sim.report import load_stats, write_report
+    stats = load_stats(out, result.cell_ids, max_games=games)
+    if report is not None:
+        written = write_report(out, report, result.cell_ids, title=title, max_games=games)
+        err.print(Text(f"Report: {written.html} (summary: {written.markdown}, {len(written.images)} plots)",
+                       style="green"))
+    if as_json:
+        typer.echo(json.dumps([c.to_json() for c in stats], indent=2))
+        return
+    console = Console(highlight=False)
+    table = Table(title=f"{mode} · {games} games a cell · seed {seed}", title_style="bold")
+    table.add_column("cell", justify="right", no_wrap=True)
+    table.add_column("variant", overflow="fold", min_width=16)
+    for col in ("R win rate", "95 % CI", "turn cap", "turns", "score R:E"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for c in stats:
+        lo, hi = c.ci
+        t = c.turns_summary()
+        r = sum(c.score_r) / c.games if c.games else 0.0
+        e = sum(c.score_e) / c.games if c.games else 0.0
+        table.add_row(str(c.id), c.label, f"{100 * c.win_rate:.1f} %", f"{100 * lo:.1f}–{100 * hi:.1f} %",
+                      f"{100 * c.capped_share:.1f} %", f"{t['mean']:.1f}", f"{r:.0f}:{e:.0f}")
+    console.print(table)
+    for note in grid.notes:
+        console.print(Text(note, style="dim"))
+    console.print(Text(f"Replay any game: {PROG} replay --db {out} --cell N --game I", style="dim"))
+
+
 # ---------------------------------------------------------------------------------------- cards
 @app.command()
 def cards(
@@ -670,22 +817,32 @@ def cards(
 # ---------------------------------------------------------------------------------------- replay
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON), as written by play --save.")],
+    file: Annotated[Optional[Path], typer.Argument(
+        help="A game record (JSON), as written by play --save (or use --db).")] = None,
     upto: Annotated[Optional[int], typer.Option(help="Show the position after this many actions.")] = None,
     seat: Annotated[Optional[int], typer.Option(help="See the game as this seat (from 1). Default: spectator.")] = None,
+    db: Annotated[Optional[Path], typer.Option(
+        help="A lab database (christianity-game lab --out): replay game --game of cell --cell from its seed.")] = None,
+    cell: Annotated[Optional[int], typer.Option(help="With --db: the cell (its number in the lab's report).")] = None,
+    game_no: Annotated[Optional[int], typer.Option("--game", help="With --db: the game's index in its cell.")] = None,
 ) -> None:
     """Show a saved game: the final position, or the one after --upto N actions."""
     from .engine.record import RecordError, replay as replay_record
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}")
-    except UnicodeDecodeError:
-        _fail(f"{file} is not a text file")
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        _fail(f"{file} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
+    if db is not None:
+        record, file = _lab_record(db, cell, game_no, file)
+    elif file is None:
+        _fail("give a game record file, or --db LAB.sqlite with --cell N and --game I")
+    else:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot read {file}: {exc.strerror or exc}")
+        except UnicodeDecodeError:
+            _fail(f"{file} is not a text file")
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            _fail(f"{file} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
     actions = record.get("actions") if isinstance(record, dict) else None
     total = len(actions) if isinstance(actions, list) else 0
     if upto is not None and upto < 0:

@@ -300,7 +300,7 @@ class HeuristicBot(Bot):
         seat = view["viewer"]
         chain = duel.get("chain", {})
         discounts = duel.get("next_discount", {})
-        discount = discounts.get(seat, discounts.get(str(seat), 0))
+        discount = discounts.get(str(seat), 0)
         seats = view["seats"]
 
         def cost(a: PlayCard) -> int:

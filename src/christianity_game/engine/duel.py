@@ -689,8 +689,9 @@ class DuelGame(Game):
         return {
             "chain": {"count": d.chain_count, "last": d.chain_last, "target": d.chain_target,
                       "seats": list(d.chain_seats), "single_target": not d.chain_mixed},
-            "dominance": {i: self.dominance(i) for i in self.evil_seats()},
-            "next_discount": {i: (d.chain_count if self._chain_extends(i) else 0) + self.dominance(i)
+            # keyed by the seat number as text, so the view is the same after a JSON round trip
+            "dominance": {str(i): self.dominance(i) for i in self.evil_seats()},
+            "next_discount": {str(i): (d.chain_count if self._chain_extends(i) else 0) + self.dominance(i)
                               for i in self.evil_seats()},
             "plays_this_turn": d.plays[:],
             "failed_temptations_this_turn": d.failed_temptations,

@@ -99,6 +99,8 @@ class Game:
         game.deck_lists = game._choose_decks(list(decks) if decks is not None else None)
         game._deal()
         game._advance()
+        game.log.extend(game._events)   # the opening events (first turn, phases) belong to the log
+        game._events = []
         return game
 
     @classmethod
@@ -174,6 +176,10 @@ class Game:
         """Opening: shuffle, opening Cost Zone (Z-4), opening hand (DECISION)."""
         st = self.state
         for seat_no, (deck_id, ids) in enumerate(self.deck_lists):
+            # uids are handed out in a random order, then the deck is shuffled again: a uid tells
+            # nothing about which card it is (the deck lists are public) nor where it lies
+            ids = list(ids)
+            st.rng.shuffle(ids)
             uids = [self._new_card(cid, seat_no if seat_no < len(self.lineup) else -1) for cid in ids]
             st.rng.shuffle(uids)
             if seat_no < len(self.lineup):

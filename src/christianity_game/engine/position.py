@@ -144,4 +144,6 @@ def build_from_position(cls: type["Game"], position: dict[str, Any], mode: str, 
         st.phase_passes = game._phase_order()
     game._after_position()
     game._advance()
+    game.log.extend(game._events)
+    game._events = []
     return game

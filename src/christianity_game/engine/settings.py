@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 
@@ -46,7 +46,7 @@ class Settings:
                 raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Settings":

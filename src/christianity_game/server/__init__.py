@@ -47,6 +47,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
     from .app import create_app, default_data_dir
 
     folder = Path(data_dir) if data_dir is not None else default_data_dir()
-    app = create_app(folder, bot_delay=bot_delay, limits=limits, synchronous=synchronous)
+    # freeze_gc: the server process owns its garbage collector; see GameServer._freeze
+    app = create_app(folder, bot_delay=bot_delay, limits=limits, synchronous=synchronous, freeze_gc=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, ws="websockets-sansio",
                 ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=compression, lifespan="on")

@@ -41,7 +41,7 @@ def _lock(data_dir: Path) -> int:
 
 
 def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limits: Limits | None = None,
-               synchronous: str | None = None) -> FastAPI:
+               synchronous: str | None = None, freeze_gc: bool = False) -> FastAPI:
     """The server app for one data folder (opened when the app starts, closed when it stops)."""
     folder = Path(data_dir) if data_dir is not None else default_data_dir()
     sync = synchronous or os.environ.get("CHRISTIANITY_GAME_SYNC", "NORMAL")
@@ -49,7 +49,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         fd = _lock(folder)
-        server = GameServer(folder, bot_delay=bot_delay, limits=limits, synchronous=sync)
+        server = GameServer(folder, bot_delay=bot_delay, limits=limits, synchronous=sync, freeze_gc=freeze_gc)
         app.state.server = server
         server.start()
         try:
@@ -88,9 +88,14 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
                                     f"<code>/ws/{gid}</code> and send <code>hello</code> with it.</p>")
 
     @app.get("/healthz")
-    async def healthz(request: Request) -> dict[str, Any]:
+    async def healthz(request: Request, reset_lag: bool = False) -> dict[str, Any]:
+        """Liveness, and the event loop's lag over the last minute (``reset_lag`` starts it afresh)."""
         s = srv(request)
-        return {"ok": True, "games_loaded": len(s.rooms)}
+        if reset_lag:
+            s.reset_stats()
+        conns = sum(len(r.conns) for r in s.rooms.values())
+        return {"ok": True, "games_loaded": len(s.rooms), "connections": conns, "loop_lag_ms": s.loop_lag_ms(),
+                "gc": s.gc_report()}
 
     @app.post("/api/games", response_model=P.CreatedGame, status_code=201, responses=errors)
     async def create_game(body: P.CreateGame, request: Request) -> dict[str, Any]:
@@ -110,7 +115,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
     @app.post("/api/games/{game_id}/join", response_model=P.Joined, responses=errors)
     async def join(game_id: str, request: Request, body: P.JoinRequest | None = None) -> dict[str, Any]:
         """Take a free human seat: the answer holds the seat's token and link."""
-        b = body or P.JoinRequest()
+        b = body or P.JoinRequest(seat=None, name=None)
         return srv(request).join(game_id, b.seat, b.name, str(request.base_url))
 
     @app.get("/api/games/{game_id}/view", responses=errors)
@@ -167,6 +172,10 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
                 if text is None and msg.get("bytes") is not None:
                     text = msg["bytes"]
                 server.on_message(conn, room, text)
+                # Yield after every message: a client's burst of buffered frames is handled
+                # between everyone else's, never in one long run.
+                pause, conn.pause = conn.pause, 0.0
+                await asyncio.sleep(pause)
         except WebSocketDisconnect:
             pass
         finally:
@@ -176,6 +185,8 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
 
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    from .web import install_web   # the browser client's pages (replaces the placeholders above)
+    install_web(app)
     return app
 
 

@@ -30,6 +30,7 @@ class SeatClient:
         self.state_id: int | None = None
         self.view: dict[str, Any] | None = None
         self.rtts: list[float] = []
+        self.sent_at: list[float] = []    # perf_counter() when each timed action was sent
         self.acked: list[tuple[int, dict[str, Any]]] = []   # (state_id, action) of our accepted actions
         self.errors: dict[str, int] = {}
         self.problems: list[str] = []
@@ -38,6 +39,8 @@ class SeatClient:
         self.gate = asyncio.Event()     # cleared: read but do not act
         self.gate.set()
         self._sent: tuple[float, dict[str, Any]] | None = None
+        self._backoff_until = 0.0
+        self._joined = False
         self._ref = 0
 
     @property
@@ -53,6 +56,7 @@ class SeatClient:
                            ping_interval=None) as ws:
             self.connects += 1
             self._sent = None
+            self._joined = False    # act only on the view the welcome brings
             await ws.send(json.dumps({"type": "hello", "token": self.token, "state_id": self.state_id}))
             while not (stop is not None and stop.is_set()):
                 if self.over:
@@ -73,14 +77,18 @@ class SeatClient:
                     await self._act(ws)
                     continue
                 try:
-                    text = await asyncio.wait_for(ws.recv(), 0.5 if stop is not None else None)
+                    wait = 0.5 if stop is not None else None
+                    if self._backoff_until > time.monotonic():
+                        wait = self._backoff_until - time.monotonic()
+                    text = await asyncio.wait_for(ws.recv(), wait)
                 except asyncio.TimeoutError:
                     continue
                 self._handle(text)
 
     def _may_act(self) -> bool:
         v = self.view
-        return (self._sent is None and self.gate.is_set() and v is not None and bool(v.get("pending"))
+        return (self._joined and self._sent is None and time.monotonic() >= self._backoff_until
+                and self.gate.is_set() and v is not None and bool(v.get("pending"))
                 and v.get("result") is None)
 
     async def _act(self, ws: Any) -> None:
@@ -113,6 +121,7 @@ class SeatClient:
                     self.problems.append(f"ack {sid} for nothing sent")
                 else:
                     self.rtts.append(time.perf_counter() - self._sent[0])
+                    self.sent_at.append(self._sent[0])
                     self.acked.append((sid, self._sent[1]))
                     self._sent = None
             self.state_id, self.view = sid, msg["view"]
@@ -131,11 +140,16 @@ class SeatClient:
                         self.problems.append(f"{kind} at the same state {sid} with a different view")
             if kind == "welcome":
                 self.seat = msg["seat"]
+                self._joined = True
             self.state_id, self.view = sid, msg["view"]
-            self._sent = None   # whatever was in flight was either stored (and shows here) or lost
+            self._sent = None   # a stale action was refused; on a welcome nothing was in flight
         elif kind == "error":
-            self.errors[msg["code"]] = self.errors.get(msg["code"], 0) + 1
-            if msg.get("ref") is not None and self._sent is not None and msg["ref"] == self._ref:
+            code = msg["code"]
+            self.errors[code] = self.errors.get(code, 0) + 1
+            if code == "rate_limited":    # dropped unread (no ref): back off, then send again
+                self._sent = None
+                self._backoff_until = time.monotonic() + 1.0
+            elif msg.get("ref") is not None and self._sent is not None and msg["ref"] == self._ref:
                 self._sent = None
         elif kind == "pong":
             pass

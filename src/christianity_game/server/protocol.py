@@ -31,7 +31,7 @@ DOC_PATH = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
 ERROR_CODES: dict[str, str] = {
     "malformed_json": "The message is not a JSON object.",
     "too_large": "The message is longer than the server's cap (see `limits` in `welcome`).",
-    "rate_limited": "Too many messages on this connection; slow down. Flooding further closes it (1008).",
+    "rate_limited": "Too many messages on this connection: this one was dropped; slow down.",
     "unknown_type": "The message has no `type`, or one the server does not know.",
     "bad_message": "A known message with missing fields, extra fields or fields of the wrong type.",
     "not_joined": "The connection has not said who it is: send `hello` with a token first.",
@@ -54,8 +54,8 @@ ErrorCode = Literal[tuple(ERROR_CODES)]  # type: ignore[valid-type]
 # WebSocket close codes the server uses.
 CLOSE_CODES: dict[int, str] = {
     1000: "Normal close (the server is shutting down).",
-    1008: "Policy violation: the connection kept flooding past the rate limit.",
-    1009: "A frame over the hard size cap (closed by the WebSocket layer, before the app sees it).",
+    1009: "A frame over the hard 1 MiB cap (closed by the WebSocket layer, before the app sees it).",
+    1011: "The game could not be loaded (its record no longer replays).",
     1013: "The client read too slowly and its outgoing queue overflowed; reconnect to resync.",
     4404: "No such game.",
 }
@@ -73,7 +73,7 @@ def _action_models() -> list[type[BaseModel]]:
     """One pydantic model per engine action type, made from the engine's dataclasses."""
     out: list[type[BaseModel]] = []
     for name, cls in ACTION_TYPES.items():
-        defs: dict[str, Any] = {"type": (Literal[name], ...)}   # type: ignore[valid-type]
+        defs: dict[str, Any] = {"type": (Literal[name], ...)}
         for f in fields(cls):
             ann = str(f.type)
             base: Any = str if "str" in ann else int
@@ -288,7 +288,8 @@ class CreateGame(BaseModel):
     seed: Optional[int] = Field(None, description="The game's seed; random when left out.")
     settings: dict[str, Union[bool, int, str]] = Field(default_factory=dict)
     decks: Optional[list[str]] = Field(None, description="Deck ids, one a seat (then the Evil deck in co-op).")
-    scenario: Optional[str] = Field(None, description="A duel scenario name (start from a stored position).")
+    scenario: Optional[str] = Field(None, description="A duel scenario name: its mode, line-up and settings "
+                                                      "(over these), fresh or from its prepared position.")
     bots: dict[int, str] = Field(default_factory=dict,
                                  description="Seat -> bot level (random, heuristic); other seats are people.")
     name: Optional[str] = Field(None, max_length=80, description="A title shown in the lobby.")
@@ -386,8 +387,9 @@ def schemas() -> dict[str, dict[str, Any]]:
     action = TypeAdapter(ActionUnion).json_schema()
     action["title"] = "Action"
     out["action"] = action
-    for model in (CreateGame, CreatedGame, JoinRequest, Joined, GameSummary, Digest, ApiError):
-        out[f"lobby.{model.__name__}"] = model.model_json_schema()
+    lobby: tuple[type[BaseModel], ...] = (CreateGame, CreatedGame, JoinRequest, Joined, GameSummary, Digest, ApiError)
+    for body in lobby:
+        out[f"lobby.{body.__name__}"] = body.model_json_schema()
     return out
 
 
@@ -401,9 +403,16 @@ def error_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def close_table() -> str:
+    rows = ["| code | meaning |", "|---|---|"]
+    rows += [f"| {c} | {d} |" for c, d in CLOSE_CODES.items()]
+    return "\n".join(rows) + "\n"
+
+
 _BLOCK = re.compile(r"<!-- schema:(?P<name>[\w.]+) -->\n```json\n(?P<body>.*?)```\n<!-- /schema:(?P=name) -->",
                     re.S)
 _ERRORS = re.compile(r"<!-- errors -->\n(?P<body>.*?)<!-- /errors -->", re.S)
+_CLOSES = re.compile(r"<!-- close-codes -->\n(?P<body>.*?)<!-- /close-codes -->", re.S)
 
 
 def doc_blocks(text: str) -> dict[str, str]:
@@ -413,6 +422,11 @@ def doc_blocks(text: str) -> dict[str, str]:
 
 def doc_errors(text: str) -> str | None:
     m = _ERRORS.search(text)
+    return None if m is None else m["body"]
+
+
+def doc_close_codes(text: str) -> str | None:
+    m = _CLOSES.search(text)
     return None if m is None else m["body"]
 
 
@@ -434,6 +448,7 @@ def render_doc(text: str) -> str:
 
     text = _BLOCK.sub(block, text)
     text = _ERRORS.sub(lambda m: f"<!-- errors -->\n{error_table()}<!-- /errors -->", text)
+    text = _CLOSES.sub(lambda m: f"<!-- close-codes -->\n{close_table()}<!-- /close-codes -->", text)
     return text
 
 

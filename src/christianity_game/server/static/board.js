@@ -1,0 +1,625 @@
+// The board: one WebSocket per seat token (several in hot-seat), the seat's view drawn from the
+// server's JSON, and only the legal actions of `view.pending` offered.
+import { el, loadCatalog, cardName, cardInfo, KIND_LABELS, PHASES, abilityName, words, urlSettings } from "/static/common.js";
+
+const $ = (s) => document.querySelector(s);
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const frag = new URLSearchParams(location.hash.slice(1));
+const tokens = (frag.get("tokens") || frag.get("token") || "").split(",").map((t) => t.trim()).filter(Boolean);
+
+/** One connection a token: {token, ws, seat, role, view, seatsInfo, lastState} */
+const conns = [];
+let shownIdx = 0;          // which connection's view is on screen
+let coverFor = null;       // hot-seat: the connection waiting behind "pass the device"
+let coverFirst = true;     // hot-seat: the first seat to act also gets the cover
+let log = [];              // events of the shown log (from the first connection)
+let lastCard = null;       // the last card played or resolved (names boosts)
+let refCounter = 0;
+
+function cur() { return conns[shownIdx]; }
+function view() { return cur() && cur().view; }
+function seatInfo(i) { const c = conns[0]; return c && c.seatsInfo ? c.seatsInfo.find((s) => s.seat === i) : null; }
+function mySeats() { return new Set(conns.filter((c) => c.seat !== null && c.seat !== undefined).map((c) => c.seat)); }
+
+function seatName(i, { short = false } = {}) {
+  if (i === null || i === undefined) return "the Evil deck";
+  const v = view();
+  const seat = v && v.seats[i];
+  const side = seat ? (seat.side === "evil" ? "Evil" : "Righteous") : "";
+  const info = seatInfo(i);
+  let name = (info && info.name) || `Seat ${i + 1}`;
+  if (short) return name;
+  const bits = [side];
+  if (info && info.kind === "bot") bits.push(`bot`);
+  if (cur() && cur().seat === i) bits.push("you");
+  return `${name} (${bits.filter(Boolean).join(", ")})`;
+}
+
+// ------------------------------------------------------------------ connection
+function connect(c) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(gameId)}`);
+  c.ws = ws;
+  ws.addEventListener("open", () => {
+    c.retry = 0;
+    ws.send(JSON.stringify({ type: "hello", token: c.token, state_id: c.lastState ?? 0 }));
+  });
+  ws.addEventListener("message", (e) => onMessage(c, JSON.parse(e.data)));
+  ws.addEventListener("close", (e) => {
+    if (e.code === 4404) { setStatus("There is no such game."); return; }
+    c.retry = (c.retry || 0) + 1;
+    setStatus("Connection lost: reconnecting…");
+    setTimeout(() => connect(c), Math.min(5000, 300 * c.retry));
+  });
+}
+
+function onMessage(c, msg) {
+  const primary = c === conns[0];
+  switch (msg.type) {
+    case "welcome":
+      c.seat = msg.seat; c.role = msg.role; c.seatsInfo = msg.seats;
+      if (primary && msg.since !== null && msg.since !== undefined && (c.lastState ?? 0) === 0) log = [];
+      setView(c, msg.view, msg.events, primary);
+      break;
+    case "update":
+    case "sync":
+      if (msg.type === "sync" && primary && msg.since === 0) log = [];
+      setView(c, msg.view, msg.events, primary);
+      break;
+    case "error":
+      if (msg.code === "stale_state") toast("The game moved on before your action arrived; here is where it stands now.");
+      else toast(msg.message + (msg.reason ? ` (${msg.reason})` : ""));
+      break;
+    default:
+      break;
+  }
+}
+
+function setView(c, v, events, primary) {
+  if (c.view && v.state_id !== c.view.state_id) $("#toast").hidden = true;
+  c.view = v;
+  c.lastState = v.state_id;
+  if (primary && events) {
+    for (const e of events) {
+      if (e.kind === "played" || e.kind === "resolved" || e.kind === "threat_played") lastCard = e.card || lastCard;
+      log.push(e);
+    }
+  }
+  chooseShown();
+  render();
+}
+
+/** Hot-seat: show the local seat whose decision it is, behind a "pass the device" screen. */
+function chooseShown() {
+  if (conns.length < 2) return;
+  const v = conns[0].view;
+  if (!v) return;
+  const decider = v.decider;
+  const idx = conns.findIndex((c) => c.seat === decider);
+  if (idx >= 0 && (idx !== shownIdx || coverFirst)) {
+    shownIdx = idx;
+    coverFor = idx;
+    coverFirst = false;
+  }
+}
+
+function send(action) {
+  const c = cur();
+  if (!c || !c.view || !c.ws || c.ws.readyState !== 1) { toast("Not connected."); return; }
+  const a = { ...action };
+  if (c.seat !== null && c.seat !== undefined) a.seat = c.seat;
+  closePopovers();
+  c.ws.send(JSON.stringify({ type: "action", token: c.token, state_id: c.view.state_id, action: a, ref: ++refCounter }));
+}
+
+// ------------------------------------------------------------------ cards
+function cardImg(card, { side, small } = {}) {
+  if (!card || card.hidden || !card.id) {
+    return el("img", { src: `/cards/back.svg${side ? `?side=${side}` : ""}`, alt: "a face-down card", draggable: "false" });
+  }
+  return el("img", { src: `/cards/${card.id}.svg`, alt: card.name || cardName(card.id), draggable: "false", loading: "lazy" });
+}
+
+function cardEl(card, opts = {}) {
+  const classes = ["card"];
+  if (card.tapped) classes.push("tapped");
+  if (card.face_up) classes.push("face-up");
+  if (opts.playable) classes.push("playable");
+  if (opts.extra) classes.push(opts.extra);
+  const label = card.hidden ? "face-down card" : (card.name || cardName(card.id));
+  const b = el("button", {
+    type: "button", class: classes.join(" "), title: label,
+    "aria-label": label + (card.tapped ? " (rotated)" : "") + (card.face_up ? " (face up)" : ""),
+    dataset: { uid: card.uid ?? "", id: card.id ?? "" },
+  }, el("span", { class: "card-inner" }, cardImg(card, opts)));
+  if (!card.hidden && card.id) {
+    b.addEventListener("mouseenter", () => showZoom(card, b, false));
+    b.addEventListener("mouseleave", hideZoom);
+  }
+  b.addEventListener("click", (e) => { e.stopPropagation(); (opts.onclick || ((ev) => zoomTap(card)))(e); });
+  return b;
+}
+
+function showZoom(card, anchor, sticky) {
+  if (window.matchMedia("(hover: none)").matches && !sticky) return;
+  const z = $("#zoom");
+  z.replaceChildren(el("img", { src: `/cards/${card.id}.svg`, alt: card.name || cardName(card.id) }));
+  z.hidden = false;
+  z.classList.toggle("sticky", !!sticky);
+}
+function hideZoom() { const z = $("#zoom"); if (!z.classList.contains("sticky")) z.hidden = true; }
+function zoomTap(card) {
+  if (!card || card.hidden || !card.id) return;
+  showZoom(card, null, true);
+}
+
+// ------------------------------------------------------------------ labels
+function passLabel(v) {
+  if (v.choice) return "Pass: done choosing";
+  if (v.pending.some((a) => a.type === "TakeBoost")) return "Pass: no more boosts";
+  if (v.stack && v.stack.length) return "Pass: let the stack resolve";
+  if (v.phase === "cost_zone") return "Pass: done with the Cost Zone";
+  const me = cur() && cur().seat;
+  if (v.pending.some((a) => a.type === "Resist") && v.turn_seat !== me) return "Pass: take the hit";
+  if (v.phase === "resistance") return "Pass: done resisting";
+  if (v.phase === "main" && v.turn_seat === me) return "Pass: end my turn";
+  return "Pass";
+}
+
+function uidName(v, uid) {
+  const find = (list) => (list || []).find((c) => c.uid === uid);
+  let c = find(v.threats) || find(v.stack) || (v.choice && find(v.choice.options));
+  for (const s of v.seats) c = c || find(s.hand) || find(s.cost_zone) || find(s.in_play) || find(s.held) || find(s.discard);
+  c = c || find(v.field) || find(v.piles.resisted) || find(v.piles.failed);
+  return c ? (c.name || cardName(c.id)) : `card ${uid}`;
+}
+
+function playLabel(v, a) {
+  let s = a.type === "LayCostZone" ? "Lay in Cost Zone" : "Play";
+  if (a.type === "PlayCard") {
+    if (a.threat !== undefined && a.threat !== null) s += ` against ${uidName(v, a.threat)}`;
+    if (a.to_seat !== undefined && a.to_seat !== null && !(v.seats.length === 1 && a.to_seat === cur().seat)) s += ` at ${seatName(a.to_seat, { short: true })}`;
+    else if (a.to_seat !== undefined && a.to_seat !== null) s += " (aimed at yourself)";
+  }
+  return s;
+}
+
+function resistWords(v, a) {
+  const t = (v.threats || []).find((x) => x.uid === a.threat);
+  const left = t && t.remaining !== undefined && t.remaining !== null ? t.remaining : null;
+  return left !== null && a.amount < left ? `pay ${a.amount} (partial)` : `pay ${a.amount}`;
+}
+
+function actionLabel(v, a) {
+  switch (a.type) {
+    case "Pass": return passLabel(v);
+    case "Resist": return `Resist ${uidName(v, a.threat)}: ${resistWords(v, a)}`;
+    case "TakeBoost": {
+      const who = a.payer !== undefined && a.payer !== cur().seat ? `, paid by ${seatName(a.payer, { short: true })}` : "";
+      const to = a.to_seat !== undefined && a.to_seat !== null && a.to_seat !== cur().seat ? `, for ${seatName(a.to_seat, { short: true })}` : "";
+      return `Take boost ${a.index + 1}${lastCard ? ` of ${cardName(lastCard)}` : ""}${who}${to}`;
+    }
+    case "UseAbility": return `Use ${abilityName(a.ability)}${a.to_seat !== undefined && a.to_seat !== null ? ` for ${seatName(a.to_seat, { short: true })}` : ""}`;
+    case "BuyAbility": return `Buy ${abilityName(a.ability)}`;
+    case "ChooseAbility": return `Choose ${abilityName(a.ability)}`;
+    case "Choose": return `Choose ${uidName(v, a.option)}`;
+    case "ChooseReward": return `Reward: ${words(a.reward)}${a.to_seat !== undefined && a.to_seat !== null ? ` for ${seatName(a.to_seat, { short: true })}` : ""}`;
+    case "LayCostZone": case "PlayCard": return `${playLabel(v, a)}: ${uidName(v, a.card)}`;
+    default: return words(a.type);
+  }
+}
+
+// ------------------------------------------------------------------ rendering
+function setStatus(text) { $("#status").textContent = text; }
+
+function render() {
+  const c = cur();
+  const v = view();
+  if (!v) return;
+  document.body.classList.toggle("is-duel", v.mode === "duel");
+  document.body.dataset.stateId = String(v.state_id);
+  window.gameView = v;   // for tests and the browser's console
+  renderStatus(v);
+  renderSettings(v);
+  renderSeats(v);
+  renderMiddle(v);
+  renderHand(v);
+  renderDecide(v);
+  renderAbilities(v);
+  renderClocks(v);
+  renderLog();
+  renderCover();
+}
+
+function renderStatus(v) {
+  const parts = [];
+  const mode = v.mode === "duel" ? "Duel" : v.mode === "solo" ? "Solo" : "Co-op";
+  parts.push(el("span", { class: "mode" }, mode));
+  parts.push(el("span", { id: "round" }, `Round ${v.round}${v.max_rounds ? ` of ${v.max_rounds}` : ""}`));
+  parts.push(el("span", { id: "turn" }, `${seatName(v.turn_seat, { short: true })}'s turn`));
+  parts.push(el("span", { id: "phase" }, `${PHASES[v.phase] || words(v.phase)} phase`));
+  parts.push(el("span", { id: "score", title: "Stalemate score: Righteous = Maturity x5 + Resisted; Evil = Failed + Evil Habituals x5" },
+    `Score R ${v.score[0]} : E ${v.score[1]}`));
+  let who;
+  if (v.result) {
+    who = el("b", { id: "decider", class: "over" }, `Game over: ${v.result.winner === "righteous" ? "Righteous" : v.result.winner === "evil" ? "Evil" : words(v.result.winner)} win (${words(v.result.reason)})`);
+  } else if (v.decider === null || v.decider === undefined) {
+    who = el("span", { id: "decider" }, "…");
+  } else if (cur().seat === v.decider) {
+    who = el("b", { id: "decider", class: "yours" }, "Your decision");
+  } else {
+    who = el("span", { id: "decider" }, `Waiting for ${seatName(v.decider)}`);
+  }
+  parts.push(who);
+  if (cur().role === "spectator") parts.push(el("span", { class: "tag" }, "Watching"));
+  $("#status").replaceChildren(...parts.flatMap((p, i) => (i ? [" · ", p] : [p])));
+}
+
+function renderSettings(v) {
+  const s = v.settings || {};
+  const bits = [];
+  if (v.mode === "duel") bits.push(`Evil Interrupt ${s.evil_interrupt ? "on" : "off"}`);
+  else bits.push(`Evil Interrupt ${s.evil_interrupt ? "on" : "off"}`);
+  bits.push(`Maturity Abilities ${s.mat_abilities ? "on" : "off"}`);
+  if (v.mode === "solo") bits.push(`Solo fee C${s.solo_fee}`);
+  $("#settings-line").textContent = bits.join(" · ");
+  $("#settings-line").dataset.evilInterrupt = s.evil_interrupt ? "1" : "0";
+  $("#settings-line").dataset.matAbilities = s.mat_abilities ? "1" : "0";
+}
+
+function badge(seat, kind, text, mine) {
+  const b = el("button", {
+    type: "button", class: `badge badge-${kind}${mine ? " adjustable" : ""}`,
+    title: mine ? "Right-click or long-press to set by hand" : "",
+    "aria-label": `${kind === "humility" ? "Humility" : "Maturity"} of ${seatName(seat.seat, { short: true })}: ${text}`,
+    dataset: { seat: seat.seat, badge: kind },
+  }, el("span", { class: "badge-label" }, kind === "humility" ? "Humility" : "Maturity"), el("b", {}, text));
+  if (mine) attachBadgeEditor(b, seat, kind);
+  return b;
+}
+
+function attachBadgeEditor(b, seat, kind) {
+  const open = (x, y) => openBadgeEditor(seat, kind, x, y);
+  b.addEventListener("contextmenu", (e) => { e.preventDefault(); open(e.clientX, e.clientY); });
+  let timer = null;
+  b.addEventListener("pointerdown", (e) => {
+    if (e.pointerType === "mouse") return;
+    timer = setTimeout(() => { timer = null; open(e.clientX, e.clientY); }, 550);
+  });
+  const cancel = () => { if (timer) { clearTimeout(timer); timer = null; } };
+  b.addEventListener("pointerup", cancel);
+  b.addEventListener("pointerleave", cancel);
+  b.addEventListener("pointercancel", cancel);
+}
+
+function openBadgeEditor(seat, kind, x, y) {
+  closePopovers();
+  const box = $("#badge-editor");
+  const max = kind === "humility" ? 10 : 3;
+  const input = el("input", { type: "number", min: 0, max, value: seat[kind], id: "badge-value", "aria-label": `New ${kind}`, inputmode: "numeric" });
+  const go = () => {
+    const value = Number(input.value);
+    send({ type: "AdjustBadge", badge: kind, value });
+  };
+  box.replaceChildren(
+    el("p", {}, el("b", {}, `Set ${kind === "humility" ? "Humility" : "Maturity"} by hand`)),
+    el("p", { class: "note" }, "House rules or testing: the log shows it as a manual change."),
+    el("div", { class: "row" },
+      el("button", { type: "button", class: "small", "aria-label": "minus one", onclick: () => { input.value = Math.max(0, Number(input.value) - 1); } }, "−"),
+      input,
+      el("button", { type: "button", class: "small", "aria-label": "plus one", onclick: () => { input.value = Math.min(max, Number(input.value) + 1); } }, "+")),
+    el("div", { class: "row" },
+      el("button", { type: "button", class: "primary", id: "badge-set", onclick: go }, "Set"),
+      el("button", { type: "button", onclick: closePopovers }, "Cancel")));
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); go(); } });
+  placeBox(box, x, y);
+  input.focus();
+  input.select();
+}
+
+function placeBox(box, x, y) {
+  box.hidden = false;
+  const w = box.offsetWidth, h = box.offsetHeight;
+  const left = Math.max(8, Math.min(window.innerWidth - w - 8, (x ?? window.innerWidth / 2) - w / 2));
+  const top = Math.max(8, Math.min(window.innerHeight - h - 8, (y ?? window.innerHeight / 2) + 8));
+  box.style.left = `${left}px`;
+  box.style.top = `${top}px`;
+}
+
+function zoneRow(title, cards, opts = {}) {
+  if (!cards.length && opts.hideEmpty) return null;
+  return el("div", { class: `zone-row ${opts.cls || ""}` }, el("span", { class: "zone-title" }, title),
+    el("div", { class: "cards mini" }, cards.length ? cards.map((c) => cardEl(c, { side: opts.side, ...(opts.cardOpts ? opts.cardOpts(c) : {}) })) : el("span", { class: "empty" }, "—")));
+}
+
+function renderSeats(v) {
+  const box = $("#seats");
+  const mine = cur().seat;
+  const pend = v.pending || [];
+  box.replaceChildren(...v.seats.map((s) => {
+    const isMe = s.seat === mine;
+    const righteous = s.side !== "evil";
+    const head = el("div", { class: "seat-head" },
+      el("span", { class: "seat-name" }, seatName(s.seat)),
+      v.turn_seat === s.seat ? el("span", { class: "tag turn" }, "turn") : null,
+      v.decider === s.seat && !v.result ? el("span", { class: "tag decide" }, "deciding") : null);
+    const badges = righteous ? el("div", { class: "badges" },
+      badge(s, "humility", `${s.humility}/10`, isMe),
+      badge(s, "maturity", `L${s.maturity}`, isMe)) : el("div", { class: "badges" }, el("span", { class: "badge evil" }, "Evil"));
+    const counts = el("div", { class: "counts" }, `Hand ${s.hand_size} · Deck ${s.deck_size} · Discard ${s.discard.length} · Cost ${s.untapped}/${s.cost_zone.length} untapped`);
+    const czOpts = (c) => {
+      const plays = pend.filter((a) => a.type === "PlayCard" && a.card === c.uid);
+      return plays.length ? { playable: true, onclick: (e) => openCardActions(c, plays, e) } : {};
+    };
+    return el("div", { class: `seat ${righteous ? "righteous" : "evil"}${isMe ? " me" : ""}${v.turn_seat === s.seat ? " active" : ""}`, dataset: { seat: s.seat } },
+      head, badges, counts,
+      zoneRow("Cost Zone", s.cost_zone, { cls: "cost-zone", side: s.side, cardOpts: czOpts }),
+      zoneRow(righteous ? "Righteous Habituals" : "In play", s.in_play, { cls: "in-play", hideEmpty: !righteous }),
+      righteous ? zoneRow("Evil Habituals held", s.held, { cls: "held" }) : null);
+  }));
+}
+
+function renderMiddle(v) {
+  const pend = v.pending || [];
+  $("#threats").replaceChildren(...(v.threats.length ? v.threats.map((t) => {
+    const resists = pend.filter((a) => a.type === "Resist" && a.threat === t.uid);
+    const wrap = el("div", { class: "threat", dataset: { uid: t.uid } },
+      cardEl(t),
+      el("div", { class: "threat-info" },
+        el("b", {}, t.name || cardName(t.id)),
+        el("span", {}, `at ${seatName(t.target, { short: true })}`),
+        el("span", {}, `resistance ${t.resistance ?? "?"}, paid ${t.paid}${t.remaining !== undefined && t.remaining !== null ? `, ${t.remaining} to go` : ""}`),
+        t.finale ? el("span", { class: "tag" }, "combo finale") : null,
+        resists.length ? el("span", { class: "tag decide" }, "you may resist (below)") : null));
+    return wrap;
+  }) : [el("span", { class: "empty" }, "No threats pending")]));
+  $("#stack").replaceChildren(...(v.stack.length ? v.stack.map((s, i) => el("div", { class: "stack-item" },
+    cardEl(s), el("span", {}, `${i === v.stack.length - 1 ? "top: " : ""}${s.item === "boost" ? `boost ${s.boost + 1} of ` : ""}${s.name || cardName(s.id)}`)))
+    : [el("span", { class: "empty" }, "Empty")]));
+  if (v.stack.length) $("#stack-box").classList.add("open"); else $("#stack-box").classList.remove("open");
+  const pile = (title, list, id) => el("div", { class: "pile", id },
+    el("span", { class: "zone-title" }, `${title}: ${list.length}`),
+    list.length ? cardEl(list[list.length - 1], { extra: "top-of-pile" }) : null);
+  const extra = [];
+  if (v.field && v.field.length) extra.push(zoneRow("Field", v.field, {}));
+  if (v.foresight && v.foresight.length) extra.push(zoneRow("Foresight: Evil's next", v.foresight, {}));
+  $("#piles").replaceChildren(pile("Resisted", v.piles.resisted, "pile-resisted"), pile("Failed", v.piles.failed, "pile-failed"),
+    ...(v.mode === "duel" ? [] : [el("div", { class: "pile" }, el("span", { class: "zone-title" }, `Evil deck: ${v.evil_deck_size}`))]), ...extra);
+}
+
+function renderHand(v) {
+  const me = cur().seat;
+  const hand = $("#hand");
+  if (me === null || me === undefined) {
+    $("#hand-title").textContent = "Watching: hands are hidden";
+    hand.replaceChildren();
+    return;
+  }
+  const s = v.seats[me];
+  $("#hand-title").textContent = `Your hand (${s.hand.length})`;
+  const pend = v.pending || [];
+  hand.replaceChildren(...s.hand.map((c) => {
+    const acts = pend.filter((a) => (a.type === "LayCostZone" || a.type === "PlayCard") && a.card === c.uid);
+    return cardEl(c, { playable: acts.length > 0, onclick: (e) => openCardActions(c, acts, e) });
+  }));
+}
+
+function openCardActions(card, acts, e) {
+  closePopovers();
+  const v = view();
+  const box = $("#popover");
+  const buttons = acts.map((a, i) => el("button", { type: "button", class: i === 0 ? "primary" : "", onclick: () => send(a) }, playLabel(v, a)));
+  const none = acts.length ? null : el("div", {},
+    el("p", { class: "note" }, "No legal play for this card right now."),
+    el("button", { type: "button", class: "try", onclick: () => send({ type: "PlayCard", card: card.uid }) }, "Try to play it anyway"));
+  const info = cardInfo(card.id);
+  box.replaceChildren(
+    el("div", { class: "pop-card" }, cardImg(card)),
+    el("div", { class: "pop-actions" },
+      el("b", {}, card.name || cardName(card.id)),
+      el("span", { class: "note" }, KIND_LABELS[card.kind] || words(card.kind || "")),
+      ...buttons, none,
+      el("button", { type: "button", onclick: closePopovers }, "Close")));
+  const r = e && e.currentTarget ? e.currentTarget.getBoundingClientRect() : null;
+  placeBox(box, r ? r.left + r.width / 2 : null, r ? Math.max(8, r.top - 320) : null);
+  const first = box.querySelector("button.primary");
+  if (first) first.focus();
+}
+
+function closePopovers() {
+  $("#popover").hidden = true;
+  $("#badge-editor").hidden = true;
+  const z = $("#zoom"); z.classList.remove("sticky"); z.hidden = true;
+}
+
+function renderDecide(v) {
+  const box = $("#decide");
+  const c = cur();
+  const pend = v.pending || [];
+  const nodes = [];
+  if (v.result) {
+    nodes.push(el("p", { class: "prompt" }, "The game is over."), el("a", { href: "/", class: "button" }, "New game"));
+  } else if (c.seat === null || c.seat === undefined) {
+    nodes.push(el("p", { class: "prompt" }, `Watching. Waiting for ${seatName(v.decider)}.`));
+  } else if (!pend.length) {
+    nodes.push(el("p", { class: "prompt" }, v.decider === null || v.decider === undefined ? "…" : `Waiting for ${seatName(v.decider)}.`));
+  } else {
+    const cardActs = pend.filter((a) => a.type === "LayCostZone" || a.type === "PlayCard");
+    const hint = [];
+    if (cardActs.some((a) => a.type === "LayCostZone")) hint.push("tap a card in your hand to lay it in your Cost Zone");
+    if (cardActs.some((a) => a.type === "PlayCard")) hint.push("tap a highlighted card to play it");
+    if (pend.some((a) => a.type === "Resist")) hint.push("resist a threat");
+    nodes.push(el("p", { class: "prompt" }, el("b", {}, "Your decision"), hint.length ? `: ${hint.join(", ")}.` : "."));
+    if (v.choice) {
+      nodes.push(el("p", { class: "note" }, `Choose for ${words(v.choice.purpose)} (up to ${v.choice.count}${v.choice.minimum ? `, at least ${v.choice.minimum}` : ""}).`));
+      const chooses = pend.filter((a) => a.type === "Choose");
+      nodes.push(el("div", { class: "cards mini choice" }, ...chooses.map((a) => {
+        const opt = v.choice.options.find((o) => o.uid === a.option) || { uid: a.option, hidden: true };
+        return el("div", { class: "choice-opt" }, cardEl(opt, { onclick: () => send(a), playable: true }),
+          el("button", { type: "button", class: "choose", onclick: () => send(a) }, actionLabel(v, a)));
+      })));
+    }
+    const row = el("div", { class: "actions" });
+    const other = pend.filter((a) => !["LayCostZone", "PlayCard", "Choose", "Pass"].includes(a.type));
+    for (const a of other) row.append(el("button", { type: "button", class: `act act-${a.type}`, onclick: () => send(a) }, actionLabel(v, a)));
+    const pass = pend.find((a) => a.type === "Pass");
+    if (pass) row.append(el("button", { type: "button", class: "act act-Pass pass", id: "pass", title: "Space or P", onclick: () => send(pass) }, passLabel(v), el("kbd", {}, "P")));
+    nodes.push(row);
+  }
+  box.replaceChildren(...nodes);
+  box.classList.toggle("yours", pend.length > 0 && !v.result);
+}
+
+function renderAbilities(v) {
+  const box = $("#abilities");
+  const ab = v.abilities || { held: [], charged: [] };
+  const pend = (v.pending || []).filter((a) => ["UseAbility", "BuyAbility", "ChooseAbility"].includes(a.type));
+  if (!(v.settings || {}).mat_abilities) { box.replaceChildren(el("span", { class: "note" }, "Maturity Abilities off")); return; }
+  const held = ab.held.map((a) => {
+    const uses = pend.filter((p) => p.type === "UseAbility" && p.ability === a);
+    return el("span", { class: `ability${ab.charged.includes(a) ? " charged" : ""}`, title: ab.charged.includes(a) ? "charged" : "" },
+      abilityName(a), ...uses.map((u) => el("button", { type: "button", class: "small", onclick: () => send(u) }, u.to_seat !== undefined && u.to_seat !== null ? `use → ${seatName(u.to_seat, { short: true })}` : "use")));
+  });
+  box.replaceChildren(el("span", { class: "zone-title" }, `Abilities (team L${ab.team_level})`),
+    ...(held.length ? held : [el("span", { class: "note" }, "none yet")]));
+}
+
+function renderClocks(v) {
+  const out = [];
+  if (v.clearing) out.push(el("div", { class: "clock", id: "clock-clearing" }, `Clearing round open since ${seatName(v.clearing.seat, { short: true })}'s turn`));
+  else if (v.mode !== "duel") out.push(el("div", { class: "clock", id: "clock-clearing" }, "Clearing round: not open (all Righteous at L3 opens it)"));
+  if (v.duel) {
+    const d = v.duel;
+    out.push(el("div", { class: "clock", id: "clock-clean" }, d.righteous_clock ? `Clean round armed (${seatName(d.righteous_clock.seat, { short: true })})` : "Clean round: not armed"));
+    out.push(el("div", { class: "clock", id: "clock-evil" }, d.evil_clock
+      ? `Evil's hold: ${d.evil_clock.in_play}/${d.evil_clock.limit} Habituals, armed; Righteous turns since ${d.evil_clock.righteous_turns_since}`
+      : `Evil's hold: ${d.evil_limit} Habituals needed`));
+    if (d.chain && d.chain.count) out.push(el("div", { class: "clock" }, `Combo chain: ${d.chain.count}`));
+    if (d.answering !== null && d.answering !== undefined && d.answering !== false) out.push(el("div", { class: "clock" }, typeof d.answering === "number" ? `Answering: ${seatName(d.answering, { short: true })}` : "A threat is being answered"));
+  }
+  $("#clocks").replaceChildren(...out);
+}
+
+function eventText(e) {
+  const who = e.seat !== undefined && e.seat !== null ? seatName(e.seat, { short: true }) : null;
+  const card = e.card ? cardName(e.card) : null;
+  switch (e.kind) {
+    case "turn_started": return `Round ${e.round}: ${who}'s turn begins.`;
+    case "phase": return `${who}: ${PHASES[e.phase] || words(e.phase)} phase.`;
+    case "drew": return `${who} drew ${card || "a card"}.`;
+    case "laid": return `${who} laid a card in the Cost Zone.`;
+    case "rotated": return `${who} rotated Cost Zone cards.`;
+    case "untapped": return `${who} untapped the Cost Zone.`;
+    case "played": return `${who} played ${card}${e.to_seat !== undefined && e.to_seat !== null && e.to_seat !== e.seat ? ` at ${seatName(e.to_seat, { short: true })}` : ""}${e.fee ? ` (fee C${e.fee})` : ""}.`;
+    case "threat_played": return `${who || "The Evil deck"} played ${card} at ${seatName(e.target, { short: true })} (resistance ${e.resistance ?? "?"}).`;
+    case "resist_paid": return `${who} paid ${e.amount} toward resisting.`;
+    case "resisted": return `${who} resisted ${card}.`;
+    case "failed": return `${card || "A threat"} got through against ${who}.`;
+    case "took_hold": return `${card} took hold on ${who}.`;
+    case "humility": return `${who}'s Humility ${e.delta > 0 ? "+" : ""}${e.delta} → ${e.humility}.`;
+    case "maturity": return `${who} reached Maturity L${e.maturity}.`;
+    case "manual": return `${who} set ${e.badge === "humility" ? "Humility" : "Maturity"} from ${e.from} to ${e.to} by hand (manual).`;
+    case "boost_taken": return `${who} took boost ${Number(e.index) + 1} of ${card}${e.fee ? ` (fee C${e.fee})` : ""}.`;
+    case "resolved": return `${card} resolved${e.boost !== undefined ? ` (boost ${e.boost + 1})` : ""}.`;
+    case "ability_gained": return `${who || "The team"} gained ${abilityName(e.ability)}.`;
+    case "ability_used": return `${who} used ${abilityName(e.ability)}.`;
+    case "shared_level": return `The team reached level ${e.level}.`;
+    case "clearing_round": return e.opened ? "The clearing round opened." : `The clearing round closed ${e.closed || ""}.`;
+    case "game_over": return `Game over: ${words(e.winner)} win (${words(e.reason)}).`;
+    case "overflow_discard": return `${who} discarded ${card || "a card"} (overflow).`;
+    case "discarded": return `${who} discarded ${card || "a card"}.`;
+    default: {
+      const extra = Object.entries(e).filter(([k]) => !["state_id", "kind", "seat", "card", "uid"].includes(k))
+        .map(([k, val]) => `${words(k)} ${typeof val === "object" ? JSON.stringify(val) : val}`).join(", ");
+      return `${who ? who + ": " : ""}${words(e.kind)}${card ? " " + card : ""}${extra ? ` (${extra})` : ""}.`;
+    }
+  }
+}
+
+function renderLog() {
+  const ol = $("#log");
+  const shown = log.slice(-200).filter((e, i, all) => !(e.kind === "played" && all[i + 1] && all[i + 1].kind === "threat_played" && all[i + 1].uid === e.uid));
+  ol.replaceChildren(...shown.map((e) => el("li", { class: `ev ev-${e.kind}` }, eventText(e))));
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function renderCover() {
+  const cover = $("#cover");
+  if (coverFor === null || conns.length < 2) { cover.hidden = true; document.body.classList.remove("covered"); return; }
+  const c = conns[coverFor];
+  document.body.classList.add("covered");
+  cover.hidden = false;
+  cover.replaceChildren(el("div", { class: "cover-box" },
+    el("h2", {}, `Pass the device to ${seatName(c.seat, { short: true })}`),
+    el("p", {}, "The other seats look away. Hands stay hidden until you are ready."),
+    el("button", { type: "button", class: "primary", id: "cover-ready", onclick: () => { coverFor = null; render(); } },
+      `I am ${seatName(c.seat, { short: true })}: show my hand`)));
+}
+
+function toast(text) {
+  const t = $("#toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, 6000);
+}
+
+// ------------------------------------------------------------------ menu and keys
+function setupMenu() {
+  const btn = $("#menu-button"), menu = $("#menu");
+  btn.addEventListener("click", (e) => { e.stopPropagation(); menu.hidden = !menu.hidden; btn.setAttribute("aria-expanded", String(!menu.hidden)); });
+  menu.addEventListener("click", (e) => e.stopPropagation());
+  document.addEventListener("click", () => { menu.hidden = true; closePopovers(); });
+  const us = urlSettings();
+  $("#menu-evilInterrupt").checked = us.evilInterrupt ?? true;
+  $("#menu-matAbilities").checked = us.matAbilities ?? true;
+  const update = () => {
+    const q = [];
+    if (!$("#menu-evilInterrupt").checked) q.push("evilInterrupt=0");
+    if (!$("#menu-matAbilities").checked) q.push("matAbilities=0");
+    const tail = q.length ? `&${q.join("&")}` : "";
+    $("#menu-new").href = `/?mode=solo${tail}`;
+    $("#menu-duel").href = `/?mode=duel${tail}`;
+    document.querySelectorAll("#menu-scenarios a").forEach((a) => { a.href = `/?mode=duel&scenario=${a.dataset.name}${tail}`; });
+  };
+  $("#menu-evilInterrupt").addEventListener("change", update);
+  $("#menu-matAbilities").addEventListener("change", update);
+  fetch("/api/scenarios").then((r) => (r.ok ? r.json() : [])).then((list) => {
+    $("#menu-scenarios").replaceChildren(...list.map((s) => el("a", { href: "#", dataset: { name: s.name } }, s.title)));
+    update();
+  }).catch(() => update());
+}
+
+function setupKeys() {
+  document.addEventListener("keydown", (e) => {
+    const tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    if (e.key === "Escape") { closePopovers(); $("#menu").hidden = true; return; }
+    if (!$("#cover").hidden) {
+      if (e.key === "Enter") { e.preventDefault(); $("#cover-ready").click(); }
+      return;
+    }
+    if (e.key === " " || e.key === "p" || e.key === "P") {
+      const pass = $("#pass");
+      if (pass) { e.preventDefault(); pass.click(); }
+    } else if (e.key === "Enter") {
+      const target = (!$("#popover").hidden && $("#popover button.primary")) || (!$("#badge-editor").hidden && $("#badge-set"))
+        || $("#decide .actions button:not(.pass)");
+      if (target) { e.preventDefault(); target.click(); }
+    }
+  });
+}
+
+async function main() {
+  setupMenu();
+  setupKeys();
+  if (!tokens.length) {
+    setStatus("This link has no seat token (it should end with #token=...). Ask for your seat's link, or start a game in the lobby.");
+    return;
+  }
+  await loadCatalog();
+  for (const t of tokens) conns.push({ token: t, ws: null, seat: null, role: null, view: null, seatsInfo: null, lastState: 0 });
+  conns.forEach(connect);
+  window.addEventListener("resize", () => closePopovers());
+}
+main();

@@ -1,0 +1,110 @@
+"""Helpers for the server tests (no tests here): a TestClient app per test, a WebSocket wrapper
+that validates every server message against the protocol models and never waits forever, and
+snapshots of a game's whole state for "nothing changed" checks."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import anyio
+
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from christianity_game.server import create_app  # noqa: E402
+from christianity_game.server.core import Limits  # noqa: E402
+from christianity_game.server.protocol import parse_server_message  # noqa: E402
+
+ROOMY = Limits(rate=10_000, burst=10_000)
+
+
+@contextmanager
+def running(data_dir: Path, bot_delay: float = 0.0, limits: Limits | None = ROOMY) -> Iterator[TestClient]:
+    """The server app on ``data_dir``, started (lifespan) for the ``with`` block."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client = TestClient(create_app(data_dir, bot_delay=bot_delay, limits=limits))
+    with client:
+        yield client
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+class WS:
+    """A TestClient WebSocket session with validated, time-limited receives."""
+
+    def __init__(self, session: Any) -> None:
+        self.s = session
+        self.received: list[dict[str, Any]] = []
+
+    def send(self, msg: Any) -> None:
+        if isinstance(msg, (str, bytes)):
+            if isinstance(msg, bytes):
+                self.s.send_bytes(msg)
+            else:
+                self.s.send_text(msg)
+        else:
+            self.s.send_text(json.dumps(msg))
+
+    def raw(self, timeout: float = 10.0) -> dict[str, Any]:
+        async def get() -> Any:
+            with anyio.fail_after(timeout):
+                return await self.s._send_rx.receive()
+        return self.s.portal.call(get)  # type: ignore[no-any-return]
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        message = self.raw(timeout)
+        if message["type"] == "websocket.close":
+            raise WebSocketDisconnect(code=message.get("code", 1000), reason=message.get("reason", ""))
+        text = message.get("text")
+        if text is None:
+            text = message["bytes"].decode()
+        parse_server_message(text)   # every message the server sends must match its schema
+        data = json.loads(text)
+        self.received.append(data)
+        return data  # type: ignore[no-any-return]
+
+    def hello(self, token: str | None, state_id: int | None = None) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "hello", "token": token}
+        if state_id is not None:
+            msg["state_id"] = state_id
+        self.send(msg)
+        return self.recv()
+
+    def act(self, token: str | None, state_id: int, action: dict[str, Any], ref: Any = None) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "action", "token": token, "state_id": state_id, "action": action}
+        if ref is not None:
+            msg["ref"] = ref
+        self.send(msg)
+        return self.recv()
+
+    def ping(self) -> None:
+        """The connection still answers (and nothing else was queued before the pong)."""
+        self.send({"type": "ping", "ref": "p"})
+        msg = self.recv()
+        assert msg == {"type": "pong", "ref": "p"}, msg
+
+
+@contextmanager
+def ws(client: TestClient, game_id: str, query: str = "") -> Iterator[WS]:
+    with client.websocket_connect(f"/ws/{game_id}{query}") as session:
+        yield WS(session)
+
+
+def snapshot(client: TestClient, game: dict[str, Any]) -> tuple[Any, ...]:
+    """The whole state of a game: its keyed digest and every token's view over HTTP."""
+    gid = game["game_id"]
+    digest = client.get(f"/api/games/{gid}/digest").json()
+    tokens = [s["token"] for s in game["seats"] if s.get("token")] + [game["spectator"]["token"]]
+    views = [client.get(f"/api/games/{gid}/view", params={"token": t}).json() for t in tokens]
+    return digest["state_id"], digest["digest"], json.dumps(views, sort_keys=True)
