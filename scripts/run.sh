@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: sets everything up, then plays a game (default: co-op in the terminal).
-# Any arguments go to `christianity-game play`.
+# The main job: sets everything up, then runs the web app (the game server with its browser
+# client) on http://127.0.0.1:8000, games stored in SQLite under ./data, bots in the seats the
+# lobby gives them. Any arguments go to `christianity-game serve` (e.g. --port 8080 --data DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-exec .venv/bin/christianity-game play "$@"
+exec .venv/bin/christianity-game serve "$@"
