@@ -342,6 +342,11 @@ class HeuristicBot(Bot):
             return value - 0.2 * cost(a)
 
         best = max(plays, key=lambda a: (score(a), a.card, -(a.to_seat or 0)))
+        # With the interrupt on, keep Cost on your own turn for the Righteous turn: threats that land
+        # after the target has spent its Cost stick. Only sure hits are played now.
+        interrupt = view.get("settings", {}).get("evil_interrupt", False)
+        if interrupt and view["turn_seat"] == seat and score(best) < 4.5:
+            return self._pass(actions)
         # Hold a Temptation that would only be paid off while a Habitual waits for a better moment;
         # otherwise keep up the pressure: every threat costs the target Cost or Humility.
         if score(best) < 2 and habituals and me["untapped"] < 2 * max(cost(h) for h in habituals):
