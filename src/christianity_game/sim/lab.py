@@ -1,0 +1,643 @@
+"""The balance lab: a grid of variants, thousands of bot games a cell, results in SQLite.
+
+A *grid* is one mode, a list of line-ups, setting axes (``evilInterrupt=0,1``) and bot line-ups;
+every combination is a *cell*. Each cell plays games ``0 .. games-1`` with the seeds
+``game_seed(cell.seed, i)``, where ``cell.seed`` is the run seed: every cell plays the same deals
+(common random numbers), so variants are compared on the same shuffles. Games are independent,
+so they run in chunks on a process pool (default), in this process (``serial``) or on a Ray
+cluster (``ray``), with the same rows for the same seed whatever the backend.
+
+Every game is one row of the ``games`` table (cell, index, seed, winner, reason, turns, rounds,
+score, what fired). Each finished chunk is written in one transaction, and the primary key
+(cell, index) makes a rerun skip what is stored: an interrupted run resumes where it stopped and
+never stores a game twice. A stored game is replayed from its cell (mode, line-up, settings,
+bots) and seed: :func:`replay_game`.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import itertools
+import json
+import os
+import sqlite3
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from ..engine.settings import Settings
+from .simulate import game_seed, play_one
+
+#: Duel cells get this turn cap unless the grid sets maxTurns (a duel has no round limit).
+DUEL_TURN_CAP = 200
+DEFAULT_CHUNK = 25
+BACKENDS = ("process", "serial", "ray")
+
+#: duel.counts keys that get their own column (RULES.md D-COMBO, D-MR, D-MB); any other key the
+#: engine counts is kept in the ``extra`` JSON column.
+DUEL_COUNTS = (
+    "temptations_failed", "combo_plays", "finales",
+    "micro_rewards", "mr_four_plays", "mr_three_failed", "mr_habitual_pair", "mr_finale", "mr_same_turn_bonus",
+    "reward_draw", "reward_untap", "reward_flip", "reward_destroy",
+    "micro_boosts", "mb_cards_per_phase", "mb_clean_streak", "boost_draw", "boost_humility",
+)
+#: columns counted from the event log (every mode): column -> event kind
+LOG_COUNTS = {
+    "threats_played": "threat_played",
+    "threats_resisted": "resisted",
+    "threats_failed": "failed",
+    "habituals_taken": "took_hold",
+    "habituals_broken": "habitual_broken",
+    "abilities_gained": "ability_gained",
+    "abilities_used": "ability_used",
+    "overflow_discards": "overflow_discard",
+}
+#: duel.counts keys that the log columns already cover
+_COVERED = {"threats_played", "threats_resisted", "habituals_taken"}
+COUNT_COLUMNS = tuple(LOG_COUNTS) + DUEL_COUNTS
+#: the columns of a game row, in order (all determined by the cell and the game's seed)
+ROW_COLUMNS = ("cell", "idx", "seed", "winner", "reason", "ended", "turns", "rounds", "actions",
+               "score_r", "score_e", "maturity") + COUNT_COLUMNS + ("extra",)
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cells (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,          -- JSON of the spec below + code: one cell, one key
+    mode TEXT NOT NULL, lineup TEXT NOT NULL, bots TEXT NOT NULL,
+    settings TEXT NOT NULL,            -- the full Settings as JSON
+    grid TEXT NOT NULL,                -- the settings the grid set, as given (JSON)
+    seed INTEGER NOT NULL,             -- the cell seed: game i has game_seed(seed, i)
+    label TEXT NOT NULL,
+    code TEXT NOT NULL                 -- fingerprint of engine, cards and bots
+);
+CREATE TABLE IF NOT EXISTS games (
+    cell INTEGER NOT NULL REFERENCES cells(id), idx INTEGER NOT NULL, seed INTEGER NOT NULL,
+    winner TEXT, reason TEXT NOT NULL, ended TEXT NOT NULL,
+    turns INTEGER NOT NULL, rounds INTEGER NOT NULL, actions INTEGER NOT NULL,
+    score_r INTEGER NOT NULL, score_e INTEGER NOT NULL, maturity INTEGER NOT NULL,
+    {", ".join(f"{c} INTEGER NOT NULL" for c in COUNT_COLUMNS)},
+    extra TEXT NOT NULL,
+    PRIMARY KEY (cell, idx)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL, backend TEXT NOT NULL,
+    workers INTEGER NOT NULL, cells TEXT NOT NULL, games_played INTEGER NOT NULL DEFAULT 0,
+    seconds REAL NOT NULL DEFAULT 0, complete INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+
+class LabError(ValueError):
+    """A grid that cannot run (unknown setting, bad value, mode, line-up or bot, no games)."""
+
+
+class LabInterrupted(RuntimeError):
+    """The run stopped before every game was played (``stop_after_chunks`` or Ctrl-C).
+
+    What was written stays written; running the same grid again resumes."""
+
+    def __init__(self, message: str, played: int) -> None:
+        super().__init__(message)
+        self.played = played
+
+
+# ---------------------------------------------------------------------------------------- grid
+@dataclass(frozen=True)
+class CellSpec:
+    """One variant: everything needed to play (and replay) its games."""
+
+    mode: str
+    lineup: str
+    bots: tuple[str, ...]          # one level for every seat, or one a seat
+    settings: dict[str, Any]       # the full Settings (field names)
+    grid: dict[str, str]           # what the grid set, as given (for labels)
+    seed: int
+    label: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mode": self.mode, "lineup": self.lineup, "bots": list(self.bots), "settings": self.settings,
+                "seed": self.seed}
+
+    @property
+    def bots_arg(self) -> str | list[str]:
+        return self.bots[0] if len(self.bots) == 1 else list(self.bots)
+
+    def key(self, code: str) -> str:
+        return json.dumps({**self.to_json(), "code": code}, sort_keys=True)
+
+
+@dataclass
+class Grid:
+    """The validated grid of a run: its cells in order, and notes for the report."""
+
+    cells: list[CellSpec]
+    games: int
+    seed: int
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return len(self.cells) * self.games
+
+
+def _split(text: str) -> list[str]:
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def parse_axes(pairs: Iterable[str] | None) -> dict[str, list[str]]:
+    """``["evilInterrupt=0,1", "soloFee=1,2"]`` -> ``{"evilInterrupt": ["0", "1"], ...}``."""
+    axes: dict[str, list[str]] = {}
+    seen: dict[str, str] = {}
+    for item in pairs or []:
+        key, sep, values = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise LabError(f"--set takes key=value or key=v1,v2,... (for example evilInterrupt=0,1), not {item!r}")
+        name = Settings.ALIASES.get(key, key)
+        if name in seen:
+            raise LabError(f"setting {key!r} is given twice (as {seen[name]!r} too): give its values once, "
+                           "separated by commas")
+        seen[name] = key
+        vals = _split(values)
+        if not vals:
+            raise LabError(f"--set {key}= needs at least one value")
+        if len(set(vals)) != len(vals):
+            raise LabError(f"--set {key}: a value is listed twice in {values!r}")
+        axes[key] = vals
+    return axes
+
+
+def build_grid(mode: str = "duel", lineups: Sequence[str] | str = ("ER",), axes: dict[str, list[str]] | None = None,
+               bots: Sequence[str] | str = ("heuristic",), games: int = 100, seed: int = 0) -> Grid:
+    """Check every part of the grid and return its cells; a clear :class:`LabError` otherwise.
+
+    ``lineups``: line-ups (a list, or one comma-separated text). ``axes``: setting name (or URL
+    alias) -> values. ``bots``: bot line-ups, each one level for every seat or a comma-separated
+    level a seat. Nothing is played here, but every cell's first game is dealt to check it."""
+    from ..bots.base import make_bot
+    from ..engine.game import Game
+    from ..engine.modes import mode_by_name
+
+    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
+        raise LabError(f"games must be at least 1 a cell, not {games!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise LabError(f"seed must be a whole number 0 or more, not {seed!r}")
+    try:
+        mode_by_name(mode)
+    except ValueError as exc:
+        raise LabError(str(exc)) from None
+    if isinstance(lineups, str):
+        lineups = _split(lineups)
+    lineups = [lu.strip().upper() for lu in lineups if lu.strip()]
+    if not lineups:
+        raise LabError("give at least one line-up, e.g. --lineup ER,EER")
+    if len(set(lineups)) != len(lineups):
+        raise LabError(f"a line-up is listed twice: {','.join(lineups)}")
+    if isinstance(bots, str):
+        bots = [bots]
+    bot_lineups: list[tuple[str, ...]] = []
+    for b in bots:
+        levels = tuple(_split(b))
+        if not levels:
+            raise LabError("--bots needs a bot level, e.g. heuristic or random")
+        for level in levels:
+            try:
+                make_bot(level, 0)
+            except ValueError as exc:
+                raise LabError(str(exc)) from None
+        bot_lineups.append(levels)
+    if len(set(bot_lineups)) != len(bot_lineups):
+        raise LabError("a bot line-up is listed twice")
+    axes = dict(axes or {})
+    # each value on its own first, so the message names the one that is wrong
+    for key, values in axes.items():
+        for v in values:
+            try:
+                Settings().updated({key: v})
+            except ValueError as exc:
+                raise LabError(f"bad setting {key}={v}: {exc}") from None
+    notes: list[str] = []
+    names = {Settings.ALIASES.get(k, k) for k in axes}
+    capped = mode == "duel" and "max_turns" not in names
+    if capped:
+        notes.append(f"Duel games have no round limit: every cell ran with a turn cap of {DUEL_TURN_CAP} "
+                     f"(maxTurns={DUEL_TURN_CAP}, the lab's default, since the grid did not set maxTurns). "
+                     "A game that reaches it is decided by the stalemate score (D-SCORE), ties to Evil.")
+    cells: list[CellSpec] = []
+    keys = list(axes)
+    for lineup in lineups:
+        try:
+            mode_by_name(mode).check_lineup(lineup)
+        except ValueError as exc:
+            raise LabError(f"line-up {lineup}: {exc}") from None
+        for combo in itertools.product(*(axes[k] for k in keys)):
+            chosen = dict(zip(keys, combo))
+            try:
+                settings = Settings().updated(chosen)
+                if capped:
+                    settings = settings.updated({"max_turns": DUEL_TURN_CAP})
+            except ValueError as exc:
+                raise LabError(f"bad settings {chosen}: {exc}") from None
+            for levels in bot_lineups:
+                if len(levels) not in (1, len(lineup)):
+                    raise LabError(f"bots {','.join(levels)}: give one level for every seat or one a seat "
+                                   f"({len(lineup)} for line-up {lineup})")
+                try:
+                    Game.new(mode=mode, lineup=lineup, seed=game_seed(seed, 0), settings=settings)
+                except ValueError as exc:
+                    raise LabError(f"{mode} {lineup}: {exc}") from None
+                label = " · ".join([lineup, *(f"{k}={v}" for k, v in chosen.items()), ",".join(levels)])
+                cells.append(CellSpec(mode, lineup, levels, settings.to_dict(), chosen, seed, label))
+    return Grid(cells, games, seed, notes)
+
+
+# ---------------------------------------------------------------------------------------- one game
+def _end_kind(winner: str | None, reason: str) -> str:
+    if winner is None:
+        return "unfinished"
+    if reason.startswith("turn cap"):
+        return f"turn_cap_{winner}"
+    return winner
+
+
+def game_row(cell_id: int, index: int, seed: int, game: Any) -> tuple[Any, ...]:
+    """The stored row of a played game (see :data:`ROW_COLUMNS`)."""
+    res = game.result
+    winner = res.winner if res is not None else None
+    reason = res.reason if res is not None else "unfinished"
+    rounds = min(game.round, game.settings.max_rounds) if game.mode.has_round_limit else game.round
+    score_r, score_e = game.score
+    maturity = sum(s.maturity for s in game.state.seats if s.side == "righteous")
+    kinds: dict[str, int] = {}
+    for ev in game.log:
+        kinds[ev.kind] = kinds.get(ev.kind, 0) + 1
+    log_counts = [kinds.get(kind, 0) for kind in LOG_COUNTS.values()]
+    duel = getattr(game.state, "duel", None)
+    counts: dict[str, int] = dict(duel.counts) if duel is not None else {}
+    duel_counts = [int(counts.pop(k, 0)) for k in DUEL_COUNTS]
+    extra = {k: v for k, v in sorted(counts.items()) if k not in _COVERED}
+    return (cell_id, index, seed, winner, reason, _end_kind(winner, reason), game.state.turn_no, rounds,
+            len(game.actions), score_r, score_e, maturity, *log_counts, *duel_counts, json.dumps(extra))
+
+
+def play_cell_game(spec: dict[str, Any], index: int) -> Any:
+    """Play game ``index`` of a cell (``spec`` as :meth:`CellSpec.to_json`): the Game itself."""
+    settings = Settings.from_dict(spec["settings"])
+    bots = spec["bots"]
+    return play_one(spec["mode"], spec["lineup"], game_seed(spec["seed"], index),
+                    bots[0] if len(bots) == 1 else list(bots), settings)
+
+
+def run_chunk(cell_id: int, spec: dict[str, Any], indices: Sequence[int]) -> list[tuple[Any, ...]]:
+    """Play some games of one cell and return their rows (the unit of work of every backend)."""
+    rows = []
+    for i in indices:
+        game = play_cell_game(spec, i)
+        rows.append(game_row(cell_id, i, game_seed(spec["seed"], i), game))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------- storage
+_FINGERPRINT: str | None = None
+
+
+def code_fingerprint(fresh: bool = False) -> str:
+    """A short hash of the engine, the card data and the bots (as parsed: comments do not count):
+    games stored by other code are never mixed with these (a changed rule starts its cells afresh).
+    Computed once a process unless ``fresh``."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None or fresh:
+        root = Path(__file__).resolve().parent.parent
+        h = hashlib.sha1()
+        for sub, pattern in (("engine", "*.py"), ("bots", "*.py"), ("cards", "*.py"), ("cards/data", "*.toml")):
+            for p in sorted((root / sub).glob(pattern)):
+                h.update(p.relative_to(root).as_posix().encode())
+                data = p.read_bytes()
+                if p.suffix == ".py":
+                    try:   # the code as Python reads it: comments and layout do not count
+                        data = ast.dump(ast.parse(data)).encode()
+                    except SyntaxError:
+                        pass
+                h.update(data)
+        _FINGERPRINT = h.hexdigest()[:12]
+    return _FINGERPRINT
+
+
+def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """Open (and create) a lab database."""
+    conn = sqlite3.connect(str(path), timeout=30)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.executescript(SCHEMA)
+    return conn
+
+
+def open_existing(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """Open a lab database that must exist (for reports and replays)."""
+    p = Path(path)
+    if not p.is_file():
+        raise LabError(f"no lab database at {p}")
+    try:
+        conn = sqlite3.connect(f"file:{p}?mode=rw", uri=True, timeout=30)
+        conn.execute("SELECT 1 FROM cells LIMIT 1")
+    except sqlite3.DatabaseError as exc:
+        raise LabError(f"{p} is not a lab database ({exc})") from None
+    return conn
+
+
+def register_cells(conn: sqlite3.Connection, cells: Sequence[CellSpec]) -> list[int]:
+    """The database ids of ``cells`` (new cells are added, in order)."""
+    code = code_fingerprint()
+    ids = []
+    with conn:
+        for c in cells:
+            key = c.key(code)
+            row = conn.execute("SELECT id FROM cells WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                cur = conn.execute(
+                    "INSERT INTO cells (key, mode, lineup, bots, settings, grid, seed, label, code) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (key, c.mode, c.lineup, ",".join(c.bots), json.dumps(c.settings, sort_keys=True),
+                     json.dumps(c.grid), c.seed, c.label, code))
+                ids.append(int(cur.lastrowid or 0))
+            else:
+                ids.append(int(row[0]))
+    return ids
+
+
+def stale_cells(conn: sqlite3.Connection, cells: Sequence[CellSpec]) -> int:
+    """How many of ``cells`` have games stored by other code (their games are not reused)."""
+    code = code_fingerprint()
+    n = 0
+    for c in cells:
+        spec = c.to_json()
+        for (key,) in conn.execute("SELECT key FROM cells WHERE mode = ? AND lineup = ? AND seed = ? AND code != ?",
+                                   (c.mode, c.lineup, c.seed, code)):
+            other = json.loads(key)
+            other.pop("code", None)
+            if other == spec:
+                n += 1
+                break
+    return n
+
+
+def stored_indices(conn: sqlite3.Connection, cell_id: int) -> set[int]:
+    return {r[0] for r in conn.execute("SELECT idx FROM games WHERE cell = ?", (cell_id,))}
+
+
+def write_rows(conn: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> int:
+    """One transaction; a game already stored is left as it is. Returns how many were new."""
+    sql = f"INSERT OR IGNORE INTO games ({', '.join(ROW_COLUMNS)}) VALUES ({', '.join('?' * len(ROW_COLUMNS))})"
+    with conn:
+        before = conn.total_changes
+        conn.executemany(sql, rows)
+        return conn.total_changes - before
+
+
+def cell_spec(conn: sqlite3.Connection, cell_id: int) -> dict[str, Any]:
+    row = conn.execute("SELECT mode, lineup, bots, settings, seed, label, code, grid FROM cells WHERE id = ?",
+                       (cell_id,)).fetchone()
+    if row is None:
+        n = conn.execute("SELECT COUNT(*) FROM cells").fetchone()[0]
+        raise LabError(f"there is no cell {cell_id} in this database (cells 1 to {n})")
+    mode, lineup, bots, settings, seed, label, code, grid = row
+    return {"mode": mode, "lineup": lineup, "bots": bots.split(","), "settings": json.loads(settings),
+            "seed": seed, "label": label, "code": code, "grid": json.loads(grid)}
+
+
+def fetch_rows(conn: sqlite3.Connection, cell_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
+    """Stored rows in (cell, idx) order, as :data:`ROW_COLUMNS` tuples."""
+    sql = f"SELECT {', '.join(ROW_COLUMNS)} FROM games"
+    if cell_ids is not None:
+        sql += f" WHERE cell IN ({', '.join(str(int(c)) for c in cell_ids)})"
+    return conn.execute(sql + " ORDER BY cell, idx").fetchall()
+
+
+# ---------------------------------------------------------------------------------------- backends
+Task = tuple[int, dict[str, Any], list[int]]
+
+
+def _tasks(conn: sqlite3.Connection, grid: Grid, cell_ids: Sequence[int], chunk: int, workers: int = 1) -> list[Task]:
+    """The games not yet stored, in chunks, the cells taken in turn (a slow cell's chunks are
+    spread over the run, so every cell grows as it runs). The last chunks are cut smaller, so
+    the workers finish together rather than one waiting for another's long chunk."""
+    per_cell: list[list[Task]] = []
+    for cid, cell in zip(cell_ids, grid.cells):
+        done = stored_indices(conn, cid)
+        todo = [i for i in range(grid.games) if i not in done]
+        spec = cell.to_json()
+        per_cell.append([(cid, spec, todo[k:k + chunk]) for k in range(0, len(todo), chunk)])
+    tasks = [t for group in itertools.zip_longest(*per_cell) for t in group if t is not None]
+    tail = 2 * workers
+    if workers > 1 and chunk > 1 and len(tasks) > tail:
+        small = max(1, chunk // 4)
+        tasks[-tail:] = [(cid, spec, idx[k:k + small]) for cid, spec, idx in tasks[-tail:]
+                         for k in range(0, len(idx), small)]
+    return tasks
+
+
+def _serial(tasks: Sequence[Task], workers: int, **_: Any) -> Iterator[list[tuple[Any, ...]]]:
+    for cid, spec, idx in tasks:
+        yield run_chunk(cid, spec, idx)
+
+
+def _warm() -> None:
+    """Worker start: Ctrl-C is the parent's to handle (it stops the pool); load the cards once."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from ..cards.loader import starter_set
+    starter_set()
+
+
+def _process(tasks: Sequence[Task], workers: int, **_: Any) -> Iterator[list[tuple[Any, ...]]]:
+    """A pool of ``workers`` processes, a few chunks in flight each; results as they finish."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+    ctx = multiprocessing.get_context("spawn")   # no fork of a threaded parent (Rich's refresher)
+    pending: set[Future[list[tuple[Any, ...]]]] = set()
+    queue = deque(tasks)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_warm)
+    try:
+        while queue or pending:
+            while queue and len(pending) < 2 * workers:
+                cid, spec, idx = queue.popleft()
+                pending.add(pool.submit(run_chunk, cid, spec, idx))
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield fut.result()
+    finally:
+        for fut in pending:
+            fut.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray(tasks: Sequence[Task], workers: int, address: str | None = None, **_: Any) -> Iterator[list[tuple[Any, ...]]]:
+    """The same chunks as Ray tasks: on the Ray already started in this process, or on
+    ``ray.init(address)`` (a cluster's address, or none for a local Ray)."""
+    try:
+        import ray
+    except ImportError:
+        raise LabError("the ray backend needs Ray: pip install 'christianity-game[cluster]'") from None
+    started = False
+    if not ray.is_initialized():
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if address:
+            kwargs["address"] = address
+            # ship this package to the cluster's workers (they need not have it installed)
+            kwargs["runtime_env"] = {"py_modules": [str(Path(__file__).resolve().parent.parent)]}
+        try:
+            ray.init(**kwargs)
+        except Exception as exc:  # noqa: BLE001 - ConnectionError and Ray's own errors
+            raise LabError(f"cannot start or reach Ray{' at ' + address if address else ''}: {exc}") from None
+        started = True
+    pending: list[Any] = []
+    try:
+        remote = ray.remote(num_cpus=1, max_retries=3)(run_chunk)
+        slots = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))
+        queue = deque(tasks)
+        while queue or pending:
+            while queue and len(pending) < slots:
+                cid, spec, idx = queue.popleft()
+                pending.append(remote.remote(cid, spec, idx))
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+    finally:
+        for ref in pending:   # stopped early: the cluster need not finish what nobody will store
+            try:
+                ray.cancel(ref)
+            except Exception:  # noqa: BLE001 - already finished, or Ray is going away
+                pass
+        if started:
+            ray.shutdown()
+
+
+BACKEND_RUNNERS: dict[str, Callable[..., Iterator[list[tuple[Any, ...]]]]] = {
+    "serial": _serial, "process": _process, "ray": _ray,
+}
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+# ---------------------------------------------------------------------------------------- the run
+@dataclass
+class LabRun:
+    """What a run did: the cells' database ids, games played now and already stored."""
+
+    db: Path
+    grid: Grid
+    cell_ids: list[int]
+    played: int
+    skipped: int
+    seconds: float
+    backend: str
+    workers: int
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+def run_lab(grid: Grid, db: str | os.PathLike[str], backend: str = "process", workers: int | None = None,
+            chunk: int = DEFAULT_CHUNK, address: str | None = None,
+            progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None) -> LabRun:
+    """Play every game of ``grid`` not yet stored in ``db`` and store it.
+
+    ``progress(done, total)`` is called as chunks are stored (games of this grid, stored ones
+    included). ``stop_after_chunks`` stops the run after that many chunks have been written (a
+    stand-in for a kill, for tests): it raises :class:`LabInterrupted`, as Ctrl-C does."""
+    if backend not in BACKEND_RUNNERS:
+        raise LabError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise LabError(f"workers must be at least 1, not {workers}")
+    if chunk < 1:
+        raise LabError(f"chunk must be at least 1, not {chunk}")
+    conn = connect(db)
+    try:
+        cell_ids = register_cells(conn, grid.cells)
+        tasks = _tasks(conn, grid, cell_ids, chunk, workers if backend != "serial" else 1)
+        todo = sum(len(t[2]) for t in tasks)
+        skipped = grid.total - todo
+        with conn:
+            cur = conn.execute("INSERT INTO runs (started, backend, workers, cells) VALUES (?, ?, ?, ?)",
+                               (time.time(), backend, workers, json.dumps(cell_ids)))
+        run_id = cur.lastrowid
+        done = skipped
+        played = 0
+        chunks = 0
+        t0 = time.perf_counter()
+        if progress is not None:
+            progress(done, grid.total)
+        runner = BACKEND_RUNNERS[backend](tasks, workers if backend != "serial" else 1, address=address) \
+            if tasks else iter(())
+        try:
+            for rows in runner:
+                played += write_rows(conn, rows)
+                done += len(rows)
+                chunks += 1
+                if progress is not None:
+                    progress(done, grid.total)
+                if stop_after_chunks is not None and chunks >= stop_after_chunks and done < grid.total:
+                    raise LabInterrupted(f"stopped after {chunks} chunks ({played} games played)", played)
+        except KeyboardInterrupt:
+            raise LabInterrupted(f"interrupted after {played} games", played) from None
+        finally:
+            close = getattr(runner, "close", None)
+            if close is not None:
+                close()   # shuts the pool down (or Ray) before we return or raise
+            seconds = time.perf_counter() - t0
+            with conn:
+                conn.execute("UPDATE runs SET finished = ?, games_played = ?, seconds = ?, complete = ? WHERE id = ?",
+                             (time.time(), played, seconds, int(done >= grid.total), run_id))
+        return LabRun(Path(db), grid, cell_ids, played, skipped, seconds, backend, workers)
+    finally:
+        conn.close()
+
+
+# ---------------------------------------------------------------------------------------- replay
+@dataclass
+class Replayed:
+    """A stored game played again: the game, its stored row, the row it gives now."""
+
+    game: Any
+    stored: dict[str, Any]
+    replayed: dict[str, Any]
+    spec: dict[str, Any]
+
+    @property
+    def matches(self) -> bool:
+        return self.stored == self.replayed
+
+    def differences(self) -> list[str]:
+        return [f"{k}: stored {self.stored[k]!r}, now {self.replayed[k]!r}"
+                for k in ROW_COLUMNS if self.stored[k] != self.replayed[k]]
+
+
+def replay_game(db: str | os.PathLike[str], cell_id: int, index: int) -> Replayed:
+    """Play game ``index`` of cell ``cell_id`` again from its cell and seed (the bots are
+    deterministic given their seeds), and compare it with what is stored."""
+    conn = open_existing(db)
+    try:
+        spec = cell_spec(conn, cell_id)
+        row = conn.execute(f"SELECT {', '.join(ROW_COLUMNS)} FROM games WHERE cell = ? AND idx = ?",
+                           (cell_id, index)).fetchone()
+        if row is None:
+            n = conn.execute("SELECT COUNT(*), MAX(idx) FROM games WHERE cell = ?", (cell_id,)).fetchone()
+            hint = f"games 0 to {n[1]} are stored" if n[0] else "no game of it is stored yet"
+            raise LabError(f"game {index} of cell {cell_id} is not stored ({hint})")
+    finally:
+        conn.close()
+    game = play_cell_game(spec, index)
+    now = game_row(cell_id, index, game_seed(spec["seed"], index), game)
+    return Replayed(game, dict(zip(ROW_COLUMNS, row)), dict(zip(ROW_COLUMNS, now)), spec)

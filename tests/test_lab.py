@@ -1,0 +1,323 @@
+"""The balance lab (sim/lab.py, sim/report.py, the ``lab`` command and ``replay --db``).
+
+Same seed, same rows on every backend; an interrupted or killed run resumes without losing or
+duplicating a game; bad grids fail before any game starts; reports name every cell; a stored
+game replays to its stored result. The Ray backend's check is in test_lab_ray.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from christianity_game.cli import app
+from christianity_game.engine.record import replay as replay_record
+from christianity_game.sim.lab import (
+    DUEL_TURN_CAP, LabError, LabInterrupted, ROW_COLUMNS, build_grid, connect, fetch_rows, game_row,
+    parse_axes, play_cell_game, replay_game, run_lab,
+)
+from christianity_game.sim.report import load_stats, wilson, write_report
+
+runner = CliRunner()
+ENV = {"COLUMNS": "160"}
+
+
+def small_grid(games: int = 6, turns: int = 30):
+    return build_grid("duel", "ER,EER", parse_axes(["evilInterrupt=0,1", f"maxTurns={turns}"]), "heuristic",
+                      games=games, seed=5)
+
+
+def rows_of(db: Path) -> list[tuple]:
+    conn = connect(db)
+    try:
+        return fetch_rows(conn)
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def serial_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small grid, played in this process: the reference for the other backends."""
+    db = tmp_path_factory.mktemp("lab") / "serial.sqlite"
+    run_lab(small_grid(), db, backend="serial", chunk=2)
+    return db
+
+
+# ---------------------------------------------------------------------------------------- grids
+def test_grid_cells_and_seeds() -> None:
+    grid = small_grid()
+    assert [c.label for c in grid.cells] == [
+        "ER · evilInterrupt=0 · maxTurns=30 · heuristic", "ER · evilInterrupt=1 · maxTurns=30 · heuristic",
+        "EER · evilInterrupt=0 · maxTurns=30 · heuristic", "EER · evilInterrupt=1 · maxTurns=30 · heuristic"]
+    assert [c.settings["evil_interrupt"] for c in grid.cells] == [False, True, False, True]
+    assert all(c.settings["max_turns"] == 30 and c.seed == 5 for c in grid.cells)
+    assert grid.total == 24
+    assert grid.notes == []   # the grid set maxTurns: no default cap
+
+
+def test_duel_cells_get_the_default_turn_cap() -> None:
+    grid = build_grid("duel", "ER", parse_axes(["evilInterrupt=0,1"]), "heuristic", games=3)
+    assert all(c.settings["max_turns"] == DUEL_TURN_CAP for c in grid.cells)
+    assert grid.notes and f"maxTurns={DUEL_TURN_CAP}" in grid.notes[0]
+    coop = build_grid("coop", "RR", {}, "heuristic", games=3)
+    assert coop.cells[0].settings["max_turns"] == 0 and coop.notes == []
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"axes": {"evilInterupt": ["0"]}}, "unknown setting 'evilInterupt'"),
+    ({"axes": {"evilInterrupt": ["0", "maybe"]}}, "bad setting evilInterrupt=maybe"),
+    ({"axes": {"soloFee": ["1", "4"]}}, "solo_fee must be 1, 2 or 3"),
+    ({"axes": {"maxTurns": ["-1"]}}, "max_turns must be between"),
+    ({"mode": "chess"}, "unknown mode 'chess'"),
+    ({"lineups": "ER,EX"}, "line-up EX"),
+    ({"lineups": "RR"}, "line-up RR"),
+    ({"lineups": "ER,ER"}, "listed twice"),
+    ({"bots": ["heuristic", "genius"]}, "unknown bot 'genius'"),
+    ({"bots": ["heuristic,random,random"]}, "one level for every seat or one a seat"),
+    ({"games": 0}, "games must be at least 1"),
+])
+def test_bad_grids_are_refused(kwargs: dict, message: str) -> None:
+    args = {"mode": "duel", "lineups": "ER", "axes": {}, "bots": ["heuristic"], "games": 5, **kwargs}
+    with pytest.raises(LabError, match=message.replace("(", r"\(")):
+        build_grid(**args)
+
+
+def test_set_parsing() -> None:
+    assert parse_axes(["evilInterrupt=0,1", "soloFee = 1, 2,3"]) == {"evilInterrupt": ["0", "1"],
+                                                                     "soloFee": ["1", "2", "3"]}
+    for bad, message in ((["evilInterrupt"], "key=value"), (["soloFee="], "at least one value"),
+                         (["soloFee=1,1"], "listed twice"), (["soloFee=1", "solo_fee=2"], "given twice")):
+        with pytest.raises(LabError, match=message):
+            parse_axes(bad)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--set", "evilInterupt=0,1"], "unknown setting 'evilInterupt'"),
+    (["--set", "soloFee=1,2,9"], "bad setting soloFee=9"),
+    (["--set", "evilInterrupt"], "--set takes key=value"),
+    (["--lineup", "ER,EQR"], "line-up EQR"),
+    (["--mode", "pvp"], "unknown mode 'pvp'"),
+    (["--bots", "heuristic", "--bots", "clever"], "unknown bot 'clever'"),
+    (["--games", "0"], "--games must be at least 1"),
+    (["--backend", "spark"], "--backend must be one of"),
+    (["--workers", "0"], "--workers must be at least 1"),
+])
+def test_cli_refuses_bad_variants_before_any_game(tmp_path: Path, args: list[str], message: str) -> None:
+    db = tmp_path / "lab.sqlite"
+    result = runner.invoke(app, ["lab", "--out", str(db), "--games", "3", *args], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert not db.exists()   # nothing was started, not even the database
+
+
+# ---------------------------------------------------------------------------------------- backends
+def test_rows_are_complete_and_deterministic(serial_db: Path) -> None:
+    rows = rows_of(serial_db)
+    assert len(rows) == 24 and len({(r[0], r[1]) for r in rows}) == 24
+    assert sorted({r[0] for r in rows}) == [1, 2, 3, 4]
+    col = {c: i for i, c in enumerate(ROW_COLUMNS)}
+    for r in rows:
+        assert r[col["winner"]] in ("righteous", "evil")
+        assert r[col["turns"]] <= 31 and r[col["threats_played"]] >= r[col["threats_resisted"]]
+    again = rows_of_run(small_grid(), serial_db.parent / "serial-again.sqlite", backend="serial", chunk=5)
+    assert again == rows   # the chunk size changes nothing
+
+
+def rows_of_run(grid, db: Path, **kwargs) -> list[tuple]:
+    run_lab(grid, db, **kwargs)
+    return rows_of(db)
+
+
+def test_process_pool_gives_the_serial_rows(serial_db: Path, tmp_path: Path) -> None:
+    progress: list[tuple[int, int]] = []
+    run = run_lab(small_grid(), tmp_path / "pool.sqlite", backend="process", workers=2, chunk=2,
+                  progress=lambda done, total: progress.append((done, total)))
+    assert run.played == 24 and run.skipped == 0 and run.workers == 2
+    assert rows_of(tmp_path / "pool.sqlite") == rows_of(serial_db)
+    assert progress[0] == (0, 24) and progress[-1] == (24, 24)
+
+
+def test_game_row_counts_match_the_duel_counters() -> None:
+    spec = small_grid().cells[2].to_json()
+    game = play_cell_game(spec, 0)
+    row = dict(zip(ROW_COLUMNS, game_row(3, 0, 0, game)))
+    counts = game.state.duel.counts
+    assert row["threats_played"] == counts.get("threats_played", 0)
+    assert row["habituals_taken"] == counts.get("habituals_taken", 0)
+    assert row["micro_rewards"] == counts.get("micro_rewards", 0)
+    assert row["overflow_discards"] == sum(1 for e in game.log if e.kind == "overflow_discard")
+    assert json.loads(row["extra"]) == {k: v for k, v in counts.items() if k not in ROW_COLUMNS}
+
+
+# ---------------------------------------------------------------------------------------- resume
+def test_interrupted_run_resumes_without_losing_or_duplicating(serial_db: Path, tmp_path: Path) -> None:
+    db = tmp_path / "resume.sqlite"
+    with pytest.raises(LabInterrupted):
+        run_lab(small_grid(), db, backend="process", workers=2, chunk=2, stop_after_chunks=3)
+    assert len(rows_of(db)) == 6   # three chunks of two, each written whole
+    with pytest.raises(LabInterrupted):
+        run_lab(small_grid(), db, backend="serial", chunk=4, stop_after_chunks=2)
+    assert len(rows_of(db)) == 14   # the cells in turn: a chunk of 4 from cell 1, then one from cell 2
+    run = run_lab(small_grid(), db, backend="process", workers=2, chunk=3)
+    assert (run.played, run.skipped) == (10, 14)
+    assert rows_of(db) == rows_of(serial_db)
+    again = run_lab(small_grid(), db, backend="serial")
+    assert (again.played, again.skipped) == (0, 24)
+    conn = sqlite3.connect(db)
+    runs = conn.execute("SELECT games_played, complete FROM runs ORDER BY id").fetchall()
+    conn.close()
+    assert runs == [(6, 0), (8, 0), (10, 1), (0, 1)]
+
+
+def test_more_games_extend_the_cells(serial_db: Path, tmp_path: Path) -> None:
+    db = tmp_path / "grow.sqlite"
+    run_lab(small_grid(games=3), db, backend="serial")
+    run = run_lab(small_grid(games=6), db, backend="serial")
+    assert run.played == 12 and rows_of(db) == rows_of(serial_db)
+
+
+def test_killed_run_resumes(tmp_path: Path) -> None:
+    """SIGKILL the lab (process pool and all) in the middle, then run the same command again."""
+    db = tmp_path / "killed.sqlite"
+    args = ["--mode", "duel", "--lineup", "ER", "--set", "maxTurns=40", "--games", "60", "--seed", "3",
+            "--chunk", "2", "--workers", "2"]
+    proc = subprocess.Popen([sys.executable, "-m", "christianity_game", "lab", "--out", str(db), *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    stored = 0
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+            if db.exists():
+                try:
+                    conn = sqlite3.connect(db, timeout=5)
+                    stored = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                    conn.close()
+                except sqlite3.OperationalError:
+                    continue
+                if stored >= 6:
+                    break
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    killed_at = len(rows_of(db))
+    assert 6 <= killed_at < 60 and killed_at % 2 == 0   # whole chunks only
+    result = runner.invoke(app, ["lab", "--out", str(db), *args, "--backend", "serial"], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert f"{60 - killed_at} games played" in result.output
+    fresh = tmp_path / "fresh.sqlite"
+    grid = build_grid("duel", "ER", parse_axes(["maxTurns=40"]), "heuristic", games=60, seed=3)
+    assert rows_of_run(grid, fresh, backend="serial") == rows_of(db)
+
+
+# ---------------------------------------------------------------------------------------- report
+def test_wilson_interval() -> None:
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson(0, 20)
+    assert lo == 0.0 and hi == pytest.approx(0.1611, abs=1e-4)
+    assert wilson(20, 20)[1] == 1.0
+
+
+def test_report_has_every_cell(serial_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    rep = write_report(serial_db, out)
+    page = (out / "index.html").read_text(encoding="utf-8")
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    assert rep.html == out / "index.html" and rep.markdown == out / "summary.md"
+    for name in ("win_rate.png", "endings.png", "turns_box.png", "turns_hist.png", "scores.png", "firing.png"):
+        assert (out / name).stat().st_size > 1000
+        assert name in page and name in md
+    for cell in small_grid().cells:
+        assert cell.label in page and cell.label in md
+    assert ("Played with: christianity-game lab --mode duel --lineup ER,EER --set evilInterrupt=0,1 "
+            "--set maxTurns=30 --bots heuristic --games 6 --seed 5") in md
+    assert f"replay --db {serial_db.name} --cell N --game I" in md
+    for text in ("95 % CI", "Wilson", "What fired", "threats played", "Variant effects", "evilInterrupt: 0 → 1"):
+        assert text in md
+    stats = load_stats(serial_db)
+    assert [c.games for c in stats] == [6, 6, 6, 6]
+    assert all(c.ci[0] <= c.win_rate <= c.ci[1] for c in stats)
+
+
+def test_report_says_when_the_lab_capped_duels(tmp_path: Path) -> None:
+    db = tmp_path / "cap.sqlite"
+    grid = build_grid("duel", "ER", {}, "heuristic", games=2, seed=1)
+    run_lab(grid, db, backend="serial")
+    rep = write_report(db, tmp_path / "r")
+    assert f"turn cap of {DUEL_TURN_CAP}" in rep.summary and f"maxTurns={DUEL_TURN_CAP}" in rep.summary
+
+
+def test_cli_lab_runs_resumes_and_reports(tmp_path: Path) -> None:
+    db, out = tmp_path / "lab.sqlite", tmp_path / "balance"
+    args = ["lab", "--lineup", "ER,ERR", "--set", "evilInterrupt=0,1", "--set", "maxTurns=20", "--games", "3",
+            "--seed", "2", "--backend", "serial", "--out", str(db), "--report", str(out)]
+    result = runner.invoke(app, args, env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "12 games played" in result.output and "ERR · evilInterrupt=1" in result.output
+    assert (out / "index.html").exists() and (out / "summary.md").exists()
+    again = runner.invoke(app, [*args[:-2], "--json"], env=ENV)   # no --report this time
+    assert again.exit_code == 0 and "12 were already stored" in again.output
+    data = json.loads(again.output[again.output.index("["):again.output.rindex("]") + 1])
+    assert [c["cell"] for c in data] == [1, 2, 3, 4] and all(c["games"] == 3 for c in data)
+
+
+# ---------------------------------------------------------------------------------------- replay
+def test_replay_reproduces_the_stored_game(serial_db: Path) -> None:
+    for cell, index in ((1, 0), (4, 5), (3, 2)):
+        again = replay_game(serial_db, cell, index)
+        assert again.matches, again.differences()
+        record = again.game.to_record()
+        assert replay_record(record).result.winner == again.stored["winner"]
+        assert record["seed"] == again.stored["seed"]
+    with pytest.raises(LabError, match="no cell 9"):
+        replay_game(serial_db, 9, 0)
+    with pytest.raises(LabError, match="game 99 of cell 1 is not stored"):
+        replay_game(serial_db, 1, 99)
+
+
+def test_replay_notices_a_row_that_does_not_match(serial_db: Path, tmp_path: Path) -> None:
+    db = tmp_path / "tampered.sqlite"
+    db.write_bytes(serial_db.read_bytes())
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE games SET turns = turns + 1 WHERE cell = 2 AND idx = 1")
+    conn.close()
+    again = replay_game(db, 2, 1)
+    assert not again.matches and again.differences()[0].startswith("turns:")
+
+
+def test_cli_replay_from_the_database(serial_db: Path) -> None:
+    result = runner.invoke(app, ["replay", "--db", str(serial_db), "--cell", "3", "--game", "4"], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "same result as stored" in result.output and "cell 3 game 4" in result.output
+    partial = runner.invoke(app, ["replay", "--db", str(serial_db), "--cell", "3", "--game", "4", "--upto", "10"],
+                            env=ENV)
+    assert partial.exit_code == 0 and "after action 10" in partial.output
+    for args, message in ((["--cell", "3"], "--db needs --cell N and --game I"),
+                          (["--cell", "7", "--game", "0"], "no cell 7"),
+                          (["--cell", "1", "--game", "50"], "not stored")):
+        bad = runner.invoke(app, ["replay", "--db", str(serial_db), *args], env=ENV)
+        assert bad.exit_code == 2 and message in bad.output, bad.output
+    none = runner.invoke(app, ["replay"], env=ENV)
+    assert none.exit_code == 2 and "--db" in none.output
+
+
+def test_lab_bench_reports_throughput() -> None:
+    from christianity_game.sim.lab_bench import bench_lab, format_bench
+    result = bench_lab(games=2, workers=(1,), chunk=1, lineups=("ER",), axes=("maxTurns=10",), backend="serial",
+                       repeat=2, ceiling=False)
+    run = result["runs"][0]
+    assert run["games"] == 2 and run["same_rows"] and run["best_speedup"] == 1.0 and len(run["tries"]) == 2
+    assert "games/s" in format_bench(result)
