@@ -498,7 +498,7 @@ def _ray(tasks: Sequence[Task], workers: int, address: str | None = None, **_: A
     pending: list[Any] = []
     try:
         remote = ray.remote(num_cpus=1, max_retries=3)(run_chunk)
-        slots = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))
+        slots = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))  # type: ignore[no-untyped-call]
         queue = deque(tasks)
         while queue or pending:
             while queue and len(pending) < slots:

@@ -92,8 +92,8 @@ def bench_lab(games: int = 100, workers: Sequence[int] = (1, 2), chunk: int = 10
                      "same_rows": all(t["same_rows"] for t in tries[n]), "tries": tries[n]})
     for key in ("best", "median"):
         base = runs[0][f"{key}_games_per_s"]
-        for r in runs:
-            r[f"{key}_speedup"] = round(r[f"{key}_games_per_s"] / base, 2) if base else 0.0
+        for entry in runs:
+            entry[f"{key}_speedup"] = round(entry[f"{key}_games_per_s"] / base, 2) if base else 0.0
     return {"grid": [c.label for c in grid.cells], "games_per_cell": games, "chunk": chunk, "backend": backend,
             "cpus": os.cpu_count(), "repeat": repeat, "runs": runs, "code_changed": len(codes) > 1,
             "ceiling_2_processes": machine_ceiling() if ceiling else None}
