@@ -40,6 +40,7 @@ from christianity_game import (
 )
 from christianity_game.engine.actions import ACTION_TYPES
 from christianity_game.engine.game import ABILITIES
+from state_helpers import fingerprint, snapshot
 
 MODES = {"R": "solo", "RR": "coop", "RRR": "coop", "RRRR": "coop"}
 # Games per (line-up, settings) batch; 4 settings combinations per line-up.
@@ -63,30 +64,6 @@ def stable_seed(*parts: Any) -> int:
 
 def make_settings(mat: bool, rollover: bool, seed: int) -> Settings:
     return Settings(mat_abilities=mat, humility_rollover=rollover, solo_fee=1 + seed % 3)
-
-
-def fingerprint(game: Game) -> Any:
-    """Everything in the mutable state, as nested tuples (sets sorted): equal iff the states are."""
-
-    def conv(x: Any) -> Any:
-        if x is None or isinstance(x, (bool, int, str, float)):
-            return x
-        if isinstance(x, (list, tuple)):
-            return tuple(conv(i) for i in x)
-        if isinstance(x, (set, frozenset)):
-            return ("set", tuple(sorted(x, key=repr)))
-        if isinstance(x, dict):
-            return ("dict", tuple(sorted(((k, conv(v)) for k, v in x.items()), key=repr)))
-        slots = [s for klass in type(x).__mro__ for s in getattr(klass, "__slots__", ())]
-        if slots:
-            return (type(x).__name__,) + tuple((s, conv(getattr(x, s, None))) for s in slots)
-        return x
-
-    return conv(game.state), tuple(game.actions), len(game.log)
-
-
-def snapshot(game: Game) -> tuple[Any, Any, Any]:
-    return fingerprint(game), game.view(None), game.card_zone_map()
 
 
 def quick_snapshot(game: Game) -> tuple[Any, Any, Any]:

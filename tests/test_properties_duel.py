@@ -46,6 +46,7 @@ from christianity_game import (
 from christianity_game.bots import make_bot
 from christianity_game.engine.actions import ChooseReward
 from christianity_game.engine.game import ABILITIES
+from state_helpers import fingerprint, snapshot
 
 LINEUPS = ["ER", "EER", "ERR", "EERR", "EEERR"]
 TURN_CAP = 60
@@ -184,28 +185,6 @@ def check_events(game: Game, events: list[Any], before: dict[int, str], face_bef
                 continue
             if hidden_from(viewer, u, before, face_before) and hidden_from(viewer, u, after, face_after):
                 raise AssertionError(f"{where}: event {out} shows viewer {viewer} card {u} ({before[u]} -> {za})")
-
-
-def fingerprint(game: Game) -> Any:
-    def conv(x: Any) -> Any:
-        if x is None or isinstance(x, (bool, int, str, float)):
-            return x
-        if isinstance(x, (list, tuple)):
-            return tuple(conv(i) for i in x)
-        if isinstance(x, (set, frozenset)):
-            return ("set", tuple(sorted(x, key=repr)))
-        if isinstance(x, dict):
-            return ("dict", tuple(sorted(((k, conv(v)) for k, v in x.items()), key=repr)))
-        slots = [s for klass in type(x).__mro__ for s in getattr(klass, "__slots__", ())]
-        if slots:
-            return (type(x).__name__,) + tuple((s, conv(getattr(x, s, None))) for s in slots)
-        return x
-
-    return conv(game.state), tuple(game.actions), len(game.log)
-
-
-def snapshot(game: Game) -> Any:
-    return fingerprint(game), game.view(None), game.card_zone_map()
 
 
 def unlisted(game: Game, rnd: random.Random, k: int) -> list[Action]:
