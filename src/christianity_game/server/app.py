@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
-import html
 import os
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
@@ -71,21 +70,6 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
 
     errors: dict[int | str, dict[str, Any]] = {s: {"model": P.ApiError} for s in (400, 403, 404, 409)}
-
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def index() -> str:
-        return _page("The game server is running.",
-                     "<p>The lobby API is documented at <a href=\"/docs\">/docs</a> (OpenAPI: "
-                     "<a href=\"/openapi.json\">/openapi.json</a>). Games are played over the WebSocket "
-                     "<code>/ws/{game_id}</code>; the protocol is in <code>docs/protocol.md</code>.</p>"
-                     "<p>The browser client is coming; it will be served from here.</p>")
-
-    @app.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def play(game_id: str) -> str:
-        gid = html.escape(game_id)
-        return _page(f"Game {gid}", "<p>The browser client is not here yet. Your seat's token is in this "
-                                    "link after <code>#token=</code>; connect to the WebSocket "
-                                    f"<code>/ws/{gid}</code> and send <code>hello</code> with it.</p>")
 
     @app.get("/healthz")
     async def healthz(request: Request, reset_lag: bool = False) -> dict[str, Any]:
@@ -185,7 +169,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
 
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    from .web import install_web   # the browser client's pages (replaces the placeholders above)
+    from .web import install_web   # the browser client's pages: /, /play/{id}, /rules, /cards
     install_web(app)
     return app
 
@@ -204,8 +188,3 @@ async def _drain(conn: Conn, timeout: float = 2.0) -> None:
             task.cancel()
 
 
-def _page(title: str, body: str) -> str:
-    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{title} - Christianity Strategy Card Game</title>"
-            "<link rel=\"stylesheet\" href=\"/static/style.css\"></head>"
-            f"<body><main><h1>{title}</h1>{body}</main></body></html>")
