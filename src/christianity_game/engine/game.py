@@ -21,6 +21,7 @@ from .actions import (
 from .events import Event
 from .modes import Mode, mode_by_name
 from .settings import Settings
+from . import versions
 from .state import PHASE_OF_STEP, Choice, Ctx, Offer, Seat, StackItem, State, Threat
 
 # Actions are values: the lists of legal actions reuse one object per distinct action instead of
@@ -63,7 +64,8 @@ class Game:
     """One game of the Christianity Strategy Card Game. See DESIGN.md for the contract."""
 
     __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log", "actions",
-                 "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position")
+                 "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position", "rules",
+                 "_pinned")
 
     mode: Mode
     lineup: str
@@ -78,12 +80,15 @@ class Game:
     _order: list[int]
     deck_lists: list[tuple[str, list[str]]]
     extra_deck_texts: tuple[tuple[str, str], ...]
+    #: the rules version this game is played under (engine/versions.py): a record replays under its own
+    rules: int
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use Game.new / Game.from_position / Game.from_record
         self._events: list[Event] = []
         self._legal_cache: tuple[int, int, list[Action]] | None = None
         self._position: dict[str, Any] | None = None
+        self._pinned: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
         return (f"<Game {self.mode.name} {self.lineup} seed={self.seed} round {self.state.round} "
@@ -92,10 +97,11 @@ class Game:
     @classmethod
     def new(cls, mode: str = "coop", lineup: str = "RR", seed: int = 0, settings: Settings | None = None,
             decks: Iterable[str] | None = None, card_set: CardSet | None = None,
-            extra_deck_texts: Iterable[tuple[str, str]] = ()) -> "Game":
+            extra_deck_texts: Iterable[tuple[str, str]] = (), rules: int | None = None) -> "Game":
         """A new game. ``decks``: one deck id per seat (Righteous seats, then the Evil deck in co-op);
-        by default the starter decks in turn. ``extra_deck_texts``: user deck files (name, TOML)."""
-        game = cls._blank(mode, lineup, seed, settings, card_set, extra_deck_texts)
+        by default the starter decks in turn. ``extra_deck_texts``: user deck files (name, TOML).
+        ``rules``: the rules version to play (default: this engine's; replay passes a record's)."""
+        game = cls._blank(mode, lineup, seed, settings, card_set, extra_deck_texts, rules)
         game.deck_lists = game._choose_decks(list(decks) if decks is not None else None)
         game._deal()
         game._advance()
@@ -105,7 +111,7 @@ class Game:
 
     @classmethod
     def _blank(cls, mode: str, lineup: str, seed: int, settings: Settings | None, card_set: CardSet | None,
-               extra_deck_texts: Iterable[tuple[str, str]]) -> "Game":
+               extra_deck_texts: Iterable[tuple[str, str]], rules: int | None = None) -> "Game":
         if not isinstance(mode, str):
             raise ValueError(f"mode must be a name (coop, solo, duel), not {mode!r}")
         if not isinstance(lineup, str):
@@ -119,6 +125,12 @@ class Game:
             raise ValueError(f"seed must be a whole number, not {seed!r}")
         game.lineup = lineup
         game.seed = seed
+        if rules is None:
+            rules = versions.RULES_VERSION
+        why = versions.rules_support(rules)
+        if why is not None:
+            raise ValueError(why)
+        game.rules = rules
         game.settings = settings or Settings()
         game.extra_deck_texts = tuple(extra_deck_texts)
         base = card_set or starter_set()
@@ -1607,7 +1619,16 @@ class Game:
         g._events = []
         g._legal_cache = None
         g._position = self._position
+        g.rules = self.rules
+        g._pinned = self._pinned
         return g
+
+    def pinned_cards(self) -> dict[str, Any]:
+        """The definitions of every card and deck this game uses, with their SHA-256 (for records)."""
+        if self._pinned is None:   # the card table never changes after the deal: work it out once
+            from .record import pinned_cards
+            self._pinned = pinned_cards(self)
+        return self._pinned
 
     def to_record(self) -> dict[str, Any]:
         """Settings + seed + decks + actions: replaying it reproduces the game (G-6)."""
@@ -1621,10 +1642,11 @@ class Game:
 
     @classmethod
     def from_position(cls, position: dict[str, Any], mode: str = "coop", lineup: str | None = None,
-                      seed: int = 0, settings: Settings | None = None, card_set: CardSet | None = None) -> "Game":
+                      seed: int = 0, settings: Settings | None = None, card_set: CardSet | None = None,
+                      rules: int | None = None) -> "Game":
         """A game started from a described position (scenario tests, duel scenarios)."""
         from .position import build_from_position
-        return build_from_position(cls, position, mode, lineup, seed, settings, card_set)
+        return build_from_position(cls, position, mode, lineup, seed, settings, card_set, rules)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (None: a spectator). Never another seat's hidden cards."""

@@ -40,7 +40,7 @@ def load_position_file(path: str | Path) -> dict[str, Any]:
 
 
 def build_from_position(cls: type["Game"], position: dict[str, Any], mode: str, lineup: str | None, seed: int,
-                        settings: Settings | None, card_set: CardSet | None) -> "Game":
+                        settings: Settings | None, card_set: CardSet | None, rules: int | None = None) -> "Game":
     if not isinstance(position, dict):
         raise PositionError("a position must be a table")
     unknown = set(position) - TOP_KEYS
@@ -52,7 +52,7 @@ def build_from_position(cls: type["Game"], position: dict[str, Any], mode: str, 
     lineup = lineup or position.get("lineup") or "R" * len(seats_spec)
     if len(lineup) != len(seats_spec):
         raise PositionError(f"lineup {lineup!r} has {len(lineup)} seats but the position describes {len(seats_spec)}")
-    game = cls._blank(mode, lineup, seed, settings, card_set or starter_set(), ())
+    game = cls._blank(mode, lineup, seed, settings, card_set or starter_set(), (), rules)
     game._position = copy.deepcopy(position)   # kept for the record (construction only, not the hot path)
     game.deck_lists = []
     st = game.state

@@ -1,60 +1,138 @@
-"""Game records and replay (G-6): settings + seed + decks (+ position) + the list of actions."""
+"""Game records and replay (G-6): settings + seed + decks (+ position) + the list of actions.
+
+A record pins what it was played with, so that it replays as it was played after any upgrade:
+
+* ``rules``: the rules version (:mod:`.versions`); a record made under rules this engine no longer
+  plays, or newer ones, is refused before any action is replayed, with both versions named;
+* ``cards``: the definitions of every card and deck the game used, with their SHA-256
+  (:mod:`christianity_game.cards.pinning`); replay builds its cards from these, never from
+  today's data files.
+
+Format 1 records (before pinning) carry neither: they were played under rules 1 with the starter
+set of that time, which is kept frozen for them (``cards/history/starter-2026-11.json``).
+"""
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
+from ..cards.loader import CardFileError, CardSet, load_texts
+from ..cards.pinning import historic_starter_set, pin_cards, unpin_cards
 from .actions import action_from_json
 from .settings import Settings
+from .versions import RECORD_FORMAT_VERSION, rules_support
 
 if TYPE_CHECKING:
     from .game import Game
 
 RECORD_FORMAT = "christianity-game-record"
-RECORD_VERSION = 1
+RECORD_VERSION = RECORD_FORMAT_VERSION
+#: The starter set that format-1 records were played with.
+FORMAT1_STARTER = "starter-2026-11"
 
 
 class RecordError(ValueError):
     """A saved game that cannot be replayed: the message says which part is wrong."""
 
 
+class UnsupportedRules(RecordError):
+    """A record played under rules this engine does not play; the message names both versions."""
+
+    def __init__(self, message: str, record_rules: Any) -> None:
+        super().__init__(message)
+        self.record_rules = record_rules
+
+
+def pinned_cards(game: "Game") -> dict[str, Any]:
+    """The pinned card definitions of ``game``: its decks and every card it holds."""
+    deck_ids = {deck_id for deck_id, _ in game.deck_lists}
+    deck_ids.update(sd.deck_id for sd in game.state.seats if sd.deck_id)
+    position = game._position
+    if position is not None:
+        for spec in position.get("seats", []):
+            if isinstance(spec, dict) and isinstance(spec.get("deck_from"), str):
+                deck_ids.add(spec["deck_from"])
+    return pin_cards(game.cards, {card.id for card in game.defs}, deck_ids)
+
+
 def make_record(game: "Game") -> dict[str, Any]:
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
+        "rules": game.rules,
         "mode": game.mode.name,
         "lineup": game.lineup,
         "seed": game.seed,
         "settings": game.settings.to_dict(),
         "decks": [deck_id for deck_id, _ in game.deck_lists],
         "deck_files": [list(pair) for pair in game.extra_deck_texts],
-        "position": getattr(game, "_position", None),
+        "position": game._position,
+        "cards": copy.deepcopy(game.pinned_cards()),   # the record is the caller's to change
         "actions": [a.to_json() for a in game.actions],
     }
 
 
-def replay(record: Any, upto: int | None = None) -> "Game":
-    """The game a record describes, every action re-applied and checked."""
-    from .game import Game
+def check_record(record: Any) -> int:
+    """Check a record's head before replaying anything; returns the rules version it was played under.
 
+    Raises :class:`UnsupportedRules` for rules this engine does not play, :class:`RecordError` for
+    anything else wrong with the head (format, version, missing keys)."""
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError("not a game record (format must be 'christianity-game-record')")
-    if record.get("version") != RECORD_VERSION:
-        raise RecordError(f"record version {record.get('version')!r} is not supported (expected {RECORD_VERSION})")
-    for key in ("mode", "lineup", "seed", "settings", "decks", "actions"):
+    version = record.get("version")
+    if type(version) is not int or version not in (1, RECORD_VERSION):
+        raise RecordError(f"record version {version!r} is not supported (this program reads versions 1 to "
+                          f"{RECORD_VERSION})")
+    for key in ("mode", "lineup", "seed", "settings", "decks", "actions") + (("rules", "cards") if version >= 2 else ()):
         if key not in record:
             raise RecordError(f"record has no {key!r}")
+    rules = record.get("rules", 1)
+    why = rules_support(rules)
+    if why is not None:
+        raise UnsupportedRules(f"record cannot be replayed: {why}", rules)
+    assert isinstance(rules, int)
+    return rules
+
+
+def record_cards(record: dict[str, Any]) -> tuple[CardSet, tuple[tuple[str, str], ...]]:
+    """The card set a record was played with, and its user deck files (name, TOML)."""
+    raw_files = record.get("deck_files") or []
+    if not isinstance(raw_files, list) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in raw_files):
+        raise RecordError("record deck_files must be a list of [name, TOML text] pairs")
+    deck_files = tuple((str(p[0]), str(p[1])) for p in raw_files)
+    try:
+        if record.get("version") == 1:
+            base = historic_starter_set(FORMAT1_STARTER)
+            return (load_texts(deck_files, base) if deck_files else base), deck_files
+        return unpin_cards(record["cards"]), deck_files
+    except CardFileError as exc:
+        raise RecordError(f"record cards: {exc}") from None
+
+
+def start_game(record: dict[str, Any]) -> "Game":
+    """The game a record describes, before any of its actions (head checked first)."""
+    from .game import Game
+
+    rules = check_record(record)
+    cards, deck_files = record_cards(record)
     try:
         settings = Settings.from_dict(record["settings"])
-        deck_files = [tuple(p) for p in record.get("deck_files") or []]
         if record.get("position") is not None:
             game = Game.from_position(record["position"], mode=record["mode"], lineup=record["lineup"],
-                                      seed=record["seed"], settings=settings)
+                                      seed=record["seed"], settings=settings, card_set=cards, rules=rules)
         else:
             game = Game.new(mode=record["mode"], lineup=record["lineup"], seed=record["seed"], settings=settings,
-                            decks=record["decks"], extra_deck_texts=deck_files)
+                            decks=record["decks"], card_set=cards, rules=rules)
     except (TypeError, ValueError) as exc:
         raise RecordError(f"record cannot start its game: {exc}") from None
+    game.extra_deck_texts = deck_files   # already in the card set; kept for the record
+    return game
+
+
+def replay(record: Any, upto: int | None = None) -> "Game":
+    """The game a record describes, every action re-applied and checked."""
+    game = start_game(record)
     actions = record["actions"]
     if not isinstance(actions, list):
         raise RecordError("record actions must be a list")

@@ -1,0 +1,38 @@
+"""Versions a game record carries, so that a record always replays as it was played.
+
+* ``RECORD_FORMAT_VERSION``: the shape of the record file. Format 1 named decks by id only;
+  format 2 also pins the card definitions it was played with (``cards``) and the rules version.
+* ``RULES_VERSION``: how the engine plays. Bumped by any change that makes some record replay
+  differently (a rule read anew, a decision changed, a bug fixed in play). A record says which rules
+  it was played under; the engine replays it under those rules if it still plays them (older
+  behaviour kept behind ``game.rules``, see ``RULES_PLAYED``), or refuses it up front with a
+  message naming both versions. The history is in CHANGELOG.md and docs/decisions.md.
+"""
+
+from __future__ import annotations
+
+RECORD_FORMAT_VERSION = 2
+
+#: The rules the engine plays in new games.
+RULES_VERSION = 1
+
+#: Every rules version this engine can still replay and resume, oldest first.
+RULES_PLAYED: tuple[int, ...] = (1,)
+
+#: What each rules version changed (the changelog's summary, newest last).
+RULES_HISTORY: dict[int, str] = {
+    1: "The rules as first implemented: co-op, solo and the beta duel (records of format 1 and 2).",
+}
+
+
+def rules_support(rules: object) -> str | None:
+    """None when this engine plays ``rules``; otherwise why not, naming both versions."""
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules < 1:
+        return f"rules version must be a whole number from 1, not {rules!r}"
+    if rules in RULES_PLAYED:
+        return None
+    if rules > RULES_VERSION:
+        return (f"the game was played under rules version {rules}, newer than this engine's rules "
+                f"version {RULES_VERSION}: update christianity-game to replay it")
+    return (f"the game was played under rules version {rules}, which this engine (rules version "
+            f"{RULES_VERSION}) no longer plays: replay it with a release that plays rules {rules}")
