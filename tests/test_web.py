@@ -268,7 +268,7 @@ def test_duel_two_browsers_each_see_only_their_hand(server: str, browser: Any) -
         evil.locator("#pass").click()
         _decision(good)
         good.locator("#decide button.act-Resist").first.wait_for()
-        assert good.locator("#clock-evil").count() == 1
+        assert good.locator("#duel-clean").count() == 1 and good.locator("#duel-evil-progress").count() == 1
         _shot(good, "duel-righteous-1280x800")
         good.locator("#decide button.act-Resist").last.click()
         evil.locator("#log li", has_text="Seat 2").first.wait_for()

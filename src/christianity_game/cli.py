@@ -891,8 +891,17 @@ def serve(
     data: Annotated[Optional[Path], typer.Option(
         help="Folder of the SQLite file (default: $CHRISTIANITY_GAME_DATA or ./data).")] = None,
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before each move, so people can follow.")] = 0.3,
+    public_url: Annotated[Optional[str], typer.Option(
+        help="The address other devices reach this server at (e.g. http://192.168.1.20:8000): the rules "
+             "page's QR code encodes it when the page is opened at a loopback address.")] = None,
 ) -> None:
     """Run the game server: lobby, seats, WebSocket play, games stored in SQLite."""
+    if public_url is not None:
+        if not public_url.startswith(("http://", "https://")):
+            _fail("--public-url must start with http:// or https://")
+        import os
+        from .server.web import PUBLIC_URL_ENV
+        os.environ[PUBLIC_URL_ENV] = public_url
     if not 0 < port < 65536:
         _fail("--port must be between 1 and 65535")
     if bot_delay < 0:

@@ -11,12 +11,24 @@ with no build step and nothing fetched from elsewhere at run time.
 * ``GET /api/cards``: every card's id, name, kind and side (the client's names for the log).
 * ``GET /api/scenarios``: the duel scenarios, for the menus.
 * ``GET /rules?mode=coop|pvp``: the rules in the project's words, the marks legend, a glossary
-  generated from the card data, and a QR code that opens the page.
+  generated from the card data, and a QR code that opens the page (the ``--public-url`` the server
+  was started with when the page was reached at a loopback address).
+* ``GET /api/abilities``: each Maturity Ability's name, text, tier and price.
+* ``GET /api/games/{game_id}/explain?token=``: for the token's seat, why each card it holds cannot
+  be played now (the engine's code and words) and what each legal play costs (server/explain.py).
+* ``GET /replay`` and ``POST /api/replays``, ``GET /api/replays/{id}/{step}?seat=``: the replay
+  viewer, stepping through a finished game's record or an uploaded one, as any seat saw it.
+* ``GET /favicon.ico``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
+import ipaddress
+import json
+import os
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,7 +37,10 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 STATIC_DIR = Path(__file__).parent / "static"
-PAGE_PATHS = ("/", "/play/{game_id}", "/rules")
+PAGE_PATHS = ("/", "/play/{game_id}", "/rules", "/replay", "/favicon.ico")
+#: The address the server is reached at from other devices (``serve --public-url``): the rules
+#: page's QR code encodes it when the page itself was opened at a loopback address.
+PUBLIC_URL_ENV = "CHRISTIANITY_GAME_PUBLIC_URL"
 
 
 @lru_cache(maxsize=1)
@@ -110,6 +125,52 @@ def install_web(app: FastAPI) -> None:
     @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
     async def rules(request: Request, mode: str = "coop") -> str:
         return rules_page(mode, str(request.url))
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(FAVICON_SVG, media_type="image/svg+xml", headers=SVG_HEADERS)
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "replay.html", media_type="text/html")
+
+    @app.get("/api/abilities", tags=["web"])
+    async def abilities() -> dict[str, Any]:
+        """Each Maturity Ability: name, text, tier (high/low) and the price to buy it."""
+        return ability_catalog()
+
+    @app.get("/api/games/{game_id}/explain", tags=["web"])
+    async def explain_seat(game_id: str, request: Request, token: str = "") -> JSONResponse:
+        """For the token's seat: why each card it holds cannot be played now, what each legal play
+        costs (discounts and fees included) and the abilities it may buy, with their prices."""
+        from .explain import explain
+        server = request.app.state.server
+        room = server.room(game_id)
+        if room is None:
+            return JSONResponse({"code": "no_such_game", "message": f"there is no game {game_id!r}"}, 404)
+        ident = room.identify(token) if token else None
+        if ident is None:
+            return JSONResponse({"code": "wrong_token", "message": "that token is not one of this game's"}, 403)
+        return JSONResponse(explain(room.game, ident[1]))
+
+    @app.post("/api/replays", tags=["web"])
+    async def replay_open(request: Request) -> JSONResponse:
+        """Open a game record for the replay viewer: its id, line-up and every action."""
+        try:
+            record = json.loads(await request.body())
+            return JSONResponse(REPLAYS.open(record))
+        except Exception as exc:   # noqa: BLE001 - any bad upload: one sentence back
+            return JSONResponse({"code": "bad_record", "message": f"this is not a record that replays: {exc}"}, 400)
+
+    @app.get("/api/replays/{replay_id}/{step}", tags=["web"])
+    async def replay_step(replay_id: str, step: int, seat: str = "spectator") -> JSONResponse:
+        """The board after ``step`` actions as ``seat`` (a number, or ``spectator``) saw it."""
+        try:
+            return JSONResponse(REPLAYS.step(replay_id, step, None if seat == "spectator" else int(seat)))
+        except KeyError:
+            return JSONResponse({"code": "no_such_replay", "message": "open the record again"}, 404)
+        except ValueError as exc:
+            return JSONResponse({"code": "bad_step", "message": str(exc)}, 400)
 
 
 # --------------------------------------------------------------------------- rules pages
@@ -297,6 +358,95 @@ def _glossary_html() -> str:
     return '<table class="glossary" id="glossary-table">' + "".join(rows) + "</table>"
 
 
+FAVICON_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" '
+               'fill="#2b2118"/><path d="M14 5h4v7h7v4h-7v11h-4V16H7v-4h7z" fill="#e2b33c"/></svg>')
+
+
+def ability_catalog() -> dict[str, Any]:
+    from ..engine.game import ABILITY_PRICE, HIGH_TIER
+    from ..render.terminal import ABILITY_NAMES, ABILITY_TEXT
+    return {a: {"id": a, "name": ABILITY_NAMES.get(a, a), "text": ABILITY_TEXT.get(a, ""),
+                "tier": "high" if a in HIGH_TIER else "low", "price": ABILITY_PRICE[a]} for a in ABILITY_PRICE}
+
+
+class Replays:
+    """Records opened in the replay viewer, in memory (the newest 32), each with checkpoints every
+    25 actions so that stepping back and forth replays at most 25 actions."""
+
+    EVERY = 25
+
+    def __init__(self, keep: int = 32) -> None:
+        self.keep = keep
+        self.items: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def open(self, record: dict[str, Any]) -> dict[str, Any]:
+        from ..engine.actions import action_from_json
+        from ..engine.record import start_game
+        rid = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16]
+        if rid not in self.items:
+            game = start_game(record)
+            actions = [action_from_json(a) for a in record.get("actions", [])]
+            checkpoints = [game.clone()]
+            for n, a in enumerate(actions, 1):
+                game.apply(a)
+                if n % self.EVERY == 0:
+                    checkpoints.append(game.clone())
+            self.items[rid] = {"actions": actions, "checkpoints": checkpoints, "final": game}
+            while len(self.items) > self.keep:
+                self.items.popitem(last=False)
+        self.items.move_to_end(rid)
+        item = self.items[rid]
+        final = item["final"]
+        res = final.result
+        return {"replay_id": rid, "mode": final.mode.name, "lineup": final.lineup, "steps": len(item["actions"]),
+                "actions": [a.to_json() for a in item["actions"]],
+                "result": None if res is None else {"winner": res.winner, "reason": res.reason, "round": res.round}}
+
+    def step(self, rid: str, step: int, seat: int | None) -> dict[str, Any]:
+        item = self.items[rid]
+        actions = item["actions"]
+        if not 0 <= step <= len(actions):
+            raise ValueError(f"step {step} is outside 0..{len(actions)}")
+        game = item["checkpoints"][step // self.EVERY].clone()
+        base = (step // self.EVERY) * self.EVERY
+        events: list[Any] = []
+        for a in actions[base:step]:
+            events = game.apply(a)
+        if seat is not None and not 0 <= seat < len(game.lineup):
+            raise ValueError(f"there is no seat {seat + 1}")
+        return {"step": step, "steps": len(actions), "action": actions[step - 1].to_json() if step else None,
+                "events": [e.for_seat(seat) for e in events] if step else [],
+                "view": game.view(seat)}
+
+
+REPLAYS = Replays()
+
+
+def _is_loopback(url: str) -> bool:
+    from urllib.parse import urlsplit
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def qr_target(url: str) -> tuple[str, str | None]:
+    """The address the QR code encodes, and a warning when a phone cannot open it."""
+    if not _is_loopback(url):
+        return url, None
+    public = os.environ.get(PUBLIC_URL_ENV, "").strip()
+    if public:
+        from urllib.parse import urlsplit
+        parts = urlsplit(url)
+        return public.rstrip("/") + parts.path + (f"?{parts.query}" if parts.query else ""), None
+    return url, ("This page was opened at a loopback address, which a phone cannot reach: the QR code "
+                 "will not work from a phone. Start the server with --public-url http://YOUR-ADDRESS:8000 "
+                 "(and --host 0.0.0.0) to share it.")
+
+
 def rules_page(mode: str, url: str) -> str:
     """The rules page for ``coop`` (also ``solo``) or ``pvp`` (also ``duel``)."""
     from ..render.svg import legend_svg
@@ -306,6 +456,7 @@ def rules_page(mode: str, url: str) -> str:
                              opening="3 + extra opponents" if pvp else "3",
                              intake="4 (Evil: 4 + 2 per extra opponent)" if pvp else "4")
     body += PVP if pvp else COOP
+    qr_url, qr_warning = qr_target(url)
     other = ('<a href="/rules?mode=coop">Co-op rules</a>' if pvp else '<a href="/rules?mode=pvp">Duel rules</a>')
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -325,6 +476,7 @@ def rules_page(mode: str, url: str) -> str:
 <p>Every keyword, cost pattern and trigger on the cards, generated from the card data.</p>
 {_glossary_html()}</section>
 <section id="share"><h2>Share this page</h2>
-<figure class="qr" id="qr">{_qr_svg(url)}<figcaption>Scan to open these rules:
-<code>{html.escape(url)}</code></figcaption></figure></section>
+<figure class="qr" id="qr">{_qr_svg(qr_url)}<figcaption>Scan to open these rules:
+<code>{html.escape(qr_url)}</code></figcaption></figure>
+{f'<p class="note" id="qr-warning">{html.escape(qr_warning)}</p>' if qr_warning else ""}</section>
 </main></body></html>"""

@@ -1,6 +1,7 @@
 // The board: one WebSocket per seat token (several in hot-seat), the seat's view drawn from the
 // server's JSON, and only the legal actions of `view.pending` offered.
-import { el, loadCatalog, cardName, cardInfo, KIND_LABELS, PHASES, abilityName, words, urlSettings } from "/static/common.js";
+import { el, loadCatalog, cardName, cardInfo, KIND_LABELS, PHASES, abilityName, words, urlSettings, loadAbilities, abilityInfo, reasonWords } from "/static/common.js";
+import { eventText as logText, pageSeats, WINNERS } from "/static/events.js";
 
 const $ = (s) => document.querySelector(s);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -15,6 +16,11 @@ let coverFirst = true;     // hot-seat: the first seat to act also gets the cove
 let log = [];              // events of the shown log (from the first connection)
 let lastCard = null;       // the last card played or resolved (names boosts)
 let refCounter = 0;
+let explained = null;      // /api/games/{id}/explain for the shown seat at this state: reasons and prices
+let explainFor = null;     // "token:state_id" it was asked for
+let turnRewards = [];      // duel: micro-rewards and boosts earned this turn, with why
+let prevCounts = null;     // duel: the engine's tallies at the previous view (to tell why a reward came)
+let fatal = false;         // the seat's link no longer works: stop reconnecting
 
 function cur() { return conns[shownIdx]; }
 function view() { return cur() && cur().view; }
@@ -46,9 +52,11 @@ function connect(c) {
   });
   ws.addEventListener("message", (e) => onMessage(c, JSON.parse(e.data)));
   ws.addEventListener("close", (e) => {
-    if (e.code === 4404) { setStatus("There is no such game."); return; }
+    if (fatal || c.dead) return;
+    if (e.code === 4404) { linkDead(c, "no_such_game", "There is no such game on this server: it may have been removed."); return; }
+    if (e.code >= 4400 && e.code < 4500) { linkDead(c, e.reason || "refused", `The server closed this seat's connection: ${words(e.reason || "refused")}.`); return; }
     c.retry = (c.retry || 0) + 1;
-    setStatus("Connection lost: reconnecting…");
+    setStatus(c.retry > 6 ? "The server cannot be reached: still trying every few seconds…" : "Connection lost: reconnecting…");
     setTimeout(() => connect(c), Math.min(5000, 300 * c.retry));
   });
 }
@@ -67,12 +75,26 @@ function onMessage(c, msg) {
       setView(c, msg.view, msg.events, primary);
       break;
     case "error":
+      if (c.role === null && ["wrong_token", "missing_token", "no_such_game", "token_revoked", "seat_revoked", "not_invited"].includes(msg.code)) {
+        linkDead(c, msg.code, msg.code === "no_such_game" ? "There is no such game on this server."
+          : "This link's seat token does not work (any more): the seat may have been given to someone else, or the link was copied incompletely.");
+        break;
+      }
       if (msg.code === "stale_state") toast("The game moved on before your action arrived; here is where it stands now.");
-      else toast(msg.message + (msg.reason ? ` (${msg.reason})` : ""));
+      else toast(`${reasonWords(msg.reason || msg.code)}: ${pageSeats(msg.message)}`);
       break;
     default:
       break;
   }
+}
+
+/** The seat's link no longer works: say why in words, offer the lobby, stop reconnecting. */
+function linkDead(c, code, text) {
+  c.dead = true;
+  if (conns.every((x) => x.dead)) fatal = true;
+  try { c.ws.close(); } catch (e) { /* already closed */ }
+  $("#status").replaceChildren(el("span", { id: "link-dead", class: "error-banner", dataset: { code } }, `${text} `,
+    el("a", { href: "/", class: "button" }, "Back to the lobby")));
 }
 
 function setView(c, v, events, primary) {
@@ -82,8 +104,10 @@ function setView(c, v, events, primary) {
   if (primary && events) {
     for (const e of events) {
       if (e.kind === "played" || e.kind === "resolved" || e.kind === "threat_played") lastCard = e.card || lastCard;
+      if (e.kind === "turn_started") turnRewards = [];
       log.push(e);
     }
+    if (v.duel) noteRewards(v, events);
   }
   chooseShown();
   render();
@@ -212,10 +236,39 @@ function actionLabel(v, a) {
 // ------------------------------------------------------------------ rendering
 function setStatus(text) { $("#status").textContent = text; }
 
+/** Ask the server (once per state) why each card cannot be played and what each play costs. */
+async function fetchExplain() {
+  const c = cur();
+  const v = view();
+  if (!c || !v || c.seat === null || c.seat === undefined) return null;
+  const key = `${c.token}:${v.state_id}`;
+  if (explainFor === key && explained) return explained;
+  explainFor = key;
+  try {
+    const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/explain?token=${encodeURIComponent(c.token)}`);
+    const data = r.ok ? await r.json() : null;
+    if (explainFor === key) explained = data;
+    return data;
+  } catch (e) { return null; }
+}
+function currentExplain() {
+  const c = cur(), v = view();
+  return c && v && explainFor === `${c.token}:${v.state_id}` ? explained : null;
+}
+function priceOf(a) {
+  const x = currentExplain();
+  if (!x) return null;
+  const m = x.plays.find((p) => p.card === a.card && (p.threat ?? null) === (a.threat ?? null) && (p.to_seat ?? null) === (a.to_seat ?? null));
+  return m ? m.price : null;
+}
+
 function render() {
   const c = cur();
   const v = view();
   if (!v) return;
+  if (c.seat !== null && c.seat !== undefined && !v.result && explainFor !== `${c.token}:${v.state_id}`) {
+    fetchExplain().then(() => { document.body.dataset.explained = String(v.state_id); renderHand(view()); });
+  }
   document.body.classList.toggle("is-duel", v.mode === "duel");
   document.body.dataset.stateId = String(v.state_id);
   window.gameView = v;   // for tests and the browser's console
@@ -228,21 +281,28 @@ function render() {
   renderAbilities(v);
   renderClocks(v);
   renderLog();
+  renderEnd(v);
   renderCover();
+}
+
+function roundText(v) {
+  if (v.max_rounds && v.round > v.max_rounds) return `Clearing round (after round ${v.max_rounds})`;
+  if (v.result && v.max_rounds && v.result.round) return `Round ${Math.min(v.result.round, v.max_rounds)} of ${v.max_rounds}`;
+  return `Round ${v.round}${v.max_rounds ? ` of ${v.max_rounds}` : ""}`;
 }
 
 function renderStatus(v) {
   const parts = [];
   const mode = v.mode === "duel" ? "Duel" : v.mode === "solo" ? "Solo" : "Co-op";
   parts.push(el("span", { class: "mode" }, mode));
-  parts.push(el("span", { id: "round" }, `Round ${v.round}${v.max_rounds ? ` of ${v.max_rounds}` : ""}`));
+  parts.push(el("span", { id: "round" }, roundText(v)));
   parts.push(el("span", { id: "turn" }, `${seatName(v.turn_seat, { short: true })}'s turn`));
   parts.push(el("span", { id: "phase" }, `${PHASES[v.phase] || words(v.phase)} phase`));
   parts.push(el("span", { id: "score", title: "Stalemate score: Righteous = Maturity x5 + Resisted; Evil = Failed + Evil Habituals x5" },
     `Score R ${v.score[0]} : E ${v.score[1]}`));
   let who;
   if (v.result) {
-    who = el("b", { id: "decider", class: "over" }, `Game over: ${v.result.winner === "righteous" ? "Righteous" : v.result.winner === "evil" ? "Evil" : words(v.result.winner)} win (${words(v.result.reason)})`);
+    who = el("b", { id: "decider", class: "over" }, `Game over: ${WINNERS[v.result.winner] || words(v.result.winner)}`);
   } else if (v.decider === null || v.decider === undefined) {
     who = el("span", { id: "decider" }, "…");
   } else if (cur().seat === v.decider) {
@@ -255,7 +315,20 @@ function renderStatus(v) {
   $("#status").replaceChildren(...parts.flatMap((p, i) => (i ? [" · ", p] : [p])));
 }
 
+let menuSynced = false;
+/** The game menu's switches start at this game's settings (a link's settings win: they are for the next game). */
+function syncMenu(v) {
+  if (menuSynced) return;
+  menuSynced = true;
+  const s = v.settings || {};
+  const us = urlSettings();
+  $("#menu-evilInterrupt").checked = us.evilInterrupt ?? !!s.evil_interrupt;
+  $("#menu-matAbilities").checked = us.matAbilities ?? !!s.mat_abilities;
+  $("#menu-evilInterrupt").dispatchEvent(new Event("change"));
+}
+
 function renderSettings(v) {
+  syncMenu(v);
   const s = v.settings || {};
   const bits = [];
   if (v.mode === "duel") bits.push(`Evil Interrupt ${s.evil_interrupt ? "on" : "off"}`);
@@ -280,7 +353,8 @@ function badge(seat, kind, text, mine) {
 
 function attachBadgeEditor(b, seat, kind) {
   const open = (x, y) => openBadgeEditor(seat, kind, x, y);
-  b.addEventListener("contextmenu", (e) => { e.preventDefault(); open(e.clientX, e.clientY); });
+  b.addEventListener("contextmenu", (e) => { e.preventDefault(); e.stopPropagation(); open(e.clientX, e.clientY); });
+  b.addEventListener("click", (e) => e.stopPropagation());
   let timer = null;
   b.addEventListener("pointerdown", (e) => {
     if (e.pointerType === "mouse") return;
@@ -301,6 +375,8 @@ function openBadgeEditor(seat, kind, x, y) {
     const value = Number(input.value);
     send({ type: "AdjustBadge", badge: kind, value });
   };
+  box.onclick = (e) => e.stopPropagation();   // − and + change the value in place
+  box.oncontextmenu = (e) => e.stopPropagation();
   box.replaceChildren(
     el("p", {}, el("b", {}, `Set ${kind === "humility" ? "Humility" : "Maturity"} by hand`)),
     el("p", { class: "note" }, "House rules or testing: the log shows it as a manual change."),
@@ -400,27 +476,43 @@ function renderHand(v) {
   const pend = v.pending || [];
   hand.replaceChildren(...s.hand.map((c) => {
     const acts = pend.filter((a) => (a.type === "LayCostZone" || a.type === "PlayCard") && a.card === c.uid);
-    return cardEl(c, { playable: acts.length > 0, onclick: (e) => openCardActions(c, acts, e) });
+    const x = currentExplain();
+    const why = x && !acts.length && x.cards[String(c.uid)];
+    const b = cardEl(c, { playable: acts.length > 0, onclick: (e) => openCardActions(c, acts, e) });
+    if (why) { b.dataset.why = why.code; b.title = `${c.name || cardName(c.id)}: ${reasonWords(why.code)}`; }
+    return b;
   }));
 }
 
-function openCardActions(card, acts, e) {
+async function openCardActions(card, acts, e) {
   closePopovers();
+  const anchor = e && e.currentTarget ? e.currentTarget.getBoundingClientRect() : null;
   const v = view();
+  const x = currentExplain() || await fetchExplain();
+  if (view() !== v) return;   // the game moved on while we asked
   const box = $("#popover");
-  const buttons = acts.map((a, i) => el("button", { type: "button", class: i === 0 ? "primary" : "", onclick: () => send(a) }, playLabel(v, a)));
+  const me = v.seats[cur().seat];
+  const buttons = acts.map((a, i) => {
+    const price = a.type === "PlayCard" ? priceOf(a) : null;
+    return el("button", { type: "button", class: i === 0 ? "primary" : "", onclick: () => send(a) }, playLabel(v, a),
+      price !== null && price !== undefined ? el("span", { class: "price" }, `costs C${price}`) : null);
+  });
+  const why = x && x.cards ? x.cards[String(card.uid)] : null;
   const none = acts.length ? null : el("div", {},
-    el("p", { class: "note" }, "No legal play for this card right now."),
+    el("p", { class: "why-not", id: "why-not", dataset: { code: why ? why.code : "" } },
+      el("b", {}, why ? `${reasonWords(why.code)}. ` : "No legal play for this card right now. "),
+      why ? pageSeats(why.message).replace(/^./, (ch) => ch.toUpperCase()) + "." : ""),
     el("button", { type: "button", class: "try", onclick: () => send({ type: "PlayCard", card: card.uid }) }, "Try to play it anyway"));
+  const have = me ? el("span", { class: "note", id: "cost-have" }, `You have ${me.untapped} untapped Cost Zone card${me.untapped === 1 ? "" : "s"}.`) : null;
   const info = cardInfo(card.id);
   box.replaceChildren(
     el("div", { class: "pop-card" }, cardImg(card)),
     el("div", { class: "pop-actions" },
       el("b", {}, card.name || cardName(card.id)),
       el("span", { class: "note" }, KIND_LABELS[card.kind] || words(card.kind || "")),
-      ...buttons, none,
+      ...buttons, none, have,
       el("button", { type: "button", onclick: closePopovers }, "Close")));
-  const r = e && e.currentTarget ? e.currentTarget.getBoundingClientRect() : null;
+  const r = anchor;
   placeBox(box, r ? r.left + r.width / 2 : null, r ? Math.max(8, r.top - 320) : null);
   const first = box.querySelector("button.primary");
   if (first) first.focus();
@@ -438,7 +530,8 @@ function renderDecide(v) {
   const pend = v.pending || [];
   const nodes = [];
   if (v.result) {
-    nodes.push(el("p", { class: "prompt" }, "The game is over."), el("a", { href: "/", class: "button" }, "New game"));
+    nodes.push(el("p", { class: "prompt" }, `The game is over: ${WINNERS[v.result.winner] || v.result.winner}.`),
+      el("button", { type: "button", onclick: () => { $("#end-panel").hidden = false; } }, "Show the result"));
   } else if (c.seat === null || c.seat === undefined) {
     nodes.push(el("p", { class: "prompt" }, `Watching. Waiting for ${seatName(v.decider)}.`));
   } else if (!pend.length) {
@@ -459,8 +552,10 @@ function renderDecide(v) {
           el("button", { type: "button", class: "choose", onclick: () => send(a) }, actionLabel(v, a)));
       })));
     }
+    const abil = pend.filter((a) => a.type === "ChooseAbility" || a.type === "BuyAbility");
+    if (abil.length) nodes.push(abilityChoice(v, abil));
     const row = el("div", { class: "actions" });
-    const other = pend.filter((a) => !["LayCostZone", "PlayCard", "Choose", "Pass"].includes(a.type));
+    const other = pend.filter((a) => !["LayCostZone", "PlayCard", "Choose", "Pass", "ChooseAbility", "BuyAbility"].includes(a.type));
     for (const a of other) row.append(el("button", { type: "button", class: `act act-${a.type}`, onclick: () => send(a) }, actionLabel(v, a)));
     const pass = pend.find((a) => a.type === "Pass");
     if (pass) row.append(el("button", { type: "button", class: "act act-Pass pass", id: "pass", title: "Space or P", onclick: () => send(pass) }, passLabel(v), el("kbd", {}, "P")));
@@ -470,6 +565,25 @@ function renderDecide(v) {
   box.classList.toggle("yours", pend.length > 0 && !v.result);
 }
 
+/** The Maturity Abilities on offer: each one's text, and what buying it costs against what you have. */
+function abilityChoice(v, acts) {
+  const me = v.seats[cur().seat];
+  const choosing = acts.some((a) => a.type === "ChooseAbility");
+  const head = choosing
+    ? el("p", { class: "note" }, el("b", {}, "A new shared level: "), "choose one Maturity Ability for the whole team, free.")
+    : el("p", { class: "note" }, el("b", {}, "You may buy a Maturity Ability now "), `by rotating Cost Zone cards: 11 for a high-tier one, 7 for a low-tier one. You have ${me.untapped} untapped.`);
+  return el("div", { class: "ability-choice", id: "ability-choice" }, head,
+    el("div", { class: "ability-options" }, ...acts.map((a) => {
+      const info = abilityInfo(a.ability);
+      const price = a.type === "BuyAbility" ? (info.price ?? "?") : 0;
+      return el("div", { class: "ability-option", dataset: { ability: a.ability } },
+        el("b", {}, info.name || abilityName(a.ability)),
+        el("span", { class: "ability-text" }, info.text ? info.text.replace(/^./, (ch) => ch.toUpperCase()) + "." : ""),
+        el("span", { class: "ability-price" }, a.type === "BuyAbility" ? `Price ${price} Cost (you have ${me.untapped})` : "Free"),
+        el("button", { type: "button", class: `act act-${a.type}`, onclick: () => send(a) }, actionLabel(v, a)));
+    })));
+}
+
 function renderAbilities(v) {
   const box = $("#abilities");
   const ab = v.abilities || { held: [], charged: [] };
@@ -477,64 +591,120 @@ function renderAbilities(v) {
   if (!(v.settings || {}).mat_abilities) { box.replaceChildren(el("span", { class: "note" }, "Maturity Abilities off")); return; }
   const held = ab.held.map((a) => {
     const uses = pend.filter((p) => p.type === "UseAbility" && p.ability === a);
-    return el("span", { class: `ability${ab.charged.includes(a) ? " charged" : ""}`, title: ab.charged.includes(a) ? "charged" : "" },
+    const info = abilityInfo(a);
+    return el("span", { class: `ability${ab.charged.includes(a) ? " charged" : ""}`, dataset: { ability: a },
+      title: `${info.text || ""}${ab.charged.includes(a) ? " (charged: usable this level)" : ""}` },
       abilityName(a), ...uses.map((u) => el("button", { type: "button", class: "small", onclick: () => send(u) }, u.to_seat !== undefined && u.to_seat !== null ? `use → ${seatName(u.to_seat, { short: true })}` : "use")));
   });
   box.replaceChildren(el("span", { class: "zone-title" }, `Abilities (team L${ab.team_level})`),
     ...(held.length ? held : [el("span", { class: "note" }, "none yet")]));
 }
 
+const REWARD_WHY = {
+  mr_four_plays: "every 4th card played", mr_habitual_pair: "a pair of own Habituals in play",
+  mr_three_failed: "3 Temptations got through", mr_finale: "a combo carried to a free finale",
+  mr_same_turn_bonus: "two rewards in one turn", mb_cards_per_phase: "cards played in one phase",
+  mb_clean_streak: "a clean streak of 3 resisted",
+};
+/** Duel: note the micro-rewards and boosts of this turn, with why (from the engine's tallies). */
+function noteRewards(v, events) {
+  const counts = v.duel.counts || {};
+  if (prevCounts) {
+    for (const [k, why] of Object.entries(REWARD_WHY)) {
+      const n = (counts[k] || 0) - (prevCounts[k] || 0);
+      for (let i = 0; i < n; i++) turnRewards.push({ why, side: k.startsWith("mr") ? "evil" : "righteous" });
+    }
+  }
+  prevCounts = { ...counts };
+}
+
+function evilInPlay(v) {
+  return (v.field || []).length + v.seats.reduce((n, s) => n + (s.held || []).length, 0);
+}
+
 function renderClocks(v) {
   const out = [];
-  if (v.clearing) out.push(el("div", { class: "clock", id: "clock-clearing" }, `Clearing round open since ${seatName(v.clearing.seat, { short: true })}'s turn`));
-  else if (v.mode !== "duel") out.push(el("div", { class: "clock", id: "clock-clearing" }, "Clearing round: not open (all Righteous at L3 opens it)"));
+  const clock = (id, text, cls = "") => el("div", { class: `clock ${cls}`, id }, text);
+  if (v.clearing) out.push(clock("clock-clearing", `Clearing round open since ${seatName(v.clearing.seat, { short: true })}'s turn: it is judged at the start of their next turn.`));
+  else if (v.mode !== "duel") out.push(clock("clock-clearing", "Clearing round: not open (all Righteous at L3 opens it)"));
   if (v.duel) {
     const d = v.duel;
-    out.push(el("div", { class: "clock", id: "clock-clean" }, d.righteous_clock ? `Clean round armed (${seatName(d.righteous_clock.seat, { short: true })})` : "Clean round: not armed"));
-    out.push(el("div", { class: "clock", id: "clock-evil" }, d.evil_clock
-      ? `Evil's hold: ${d.evil_clock.in_play}/${d.evil_clock.limit} Habituals, armed; Righteous turns since ${d.evil_clock.righteous_turns_since}`
-      : `Evil's hold: ${d.evil_limit} Habituals needed`));
-    if (d.chain && d.chain.count) out.push(el("div", { class: "clock" }, `Combo chain: ${d.chain.count}`));
-    if (d.answering !== null && d.answering !== undefined && d.answering !== false) out.push(el("div", { class: "clock" }, typeof d.answering === "number" ? `Answering: ${seatName(d.answering, { short: true })}` : "A threat is being answered"));
+    const me = cur().seat;
+    const mySide = me !== null && me !== undefined ? v.seats[me].side : null;
+    const evilSeats = v.seats.filter((s) => s.side === "evil").map((s) => s.seat);
+    const rCount = v.seats.filter((s) => s.side !== "evil").length;
+    const evilBox = [];
+    const chain = d.chain && d.chain.count ? `Combo chain: ${d.chain.count} back-to-back` : "Combo chain: none";
+    const nextFor = mySide === "evil" ? [me] : evilSeats;
+    evilBox.push(clock("duel-combo", `${chain}; next threat ${nextFor.map((s) => `${evilSeats.length > 1 || mySide !== "evil" ? seatName(s, { short: true }) + ": " : ""}C${d.next_discount[String(s)] || 0} off`).join(", ")}.`));
+    evilBox.push(clock("duel-dominance", `Dominance (C1 off per 3 own Habituals holding): ${evilSeats.map((s) => `${seatName(s, { short: true })} C${d.dominance[String(s)] || 0}`).join(", ")}.`));
+    const er = turnRewards.filter((r) => r.side === "evil");
+    const why = {};
+    er.forEach((r) => { why[r.why] = (why[r.why] || 0) + 1; });
+    evilBox.push(clock("duel-rewards", `Micro-rewards this turn: ${d.rewards_this_turn || 0}${er.length ? ` (${Object.entries(why).map(([k, n]) => `${k}${n > 1 ? ` ×${n}` : ""}`).join("; ")})` : ""}. Next: 4th card played, ${3 - ((d.failed_temptations_this_turn || 0) % 3)} more Temptation${3 - ((d.failed_temptations_this_turn || 0) % 3) === 1 ? "" : "s"} through.`));
+    const inPlay = d.evil_clock ? d.evil_clock.in_play : evilInPlay(v);
+    evilBox.push(clock("duel-evil-progress", d.evil_clock
+      ? `Evil win: ${inPlay} of ${d.evil_limit} Habituals in play, held: Evil wins unless the count drops within ${Math.max(0, rCount - d.evil_clock.righteous_turns_since)} more Righteous turn${rCount - d.evil_clock.righteous_turns_since === 1 ? "" : "s"}.`
+      : `Evil win: ${inPlay} of ${d.evil_limit} Habituals in play (then held for a full round).`, d.evil_clock ? "armed" : ""));
+    const rBox = [];
+    rBox.push(clock("duel-clean", d.righteous_clock
+      ? `Clean round running since ${seatName(d.righteous_clock.seat, { short: true })}'s turn: Righteous win at the start of their next turn if it stays clean.`
+      : "Clean round: not started (every Righteous player at L3 with no Evil Habitual in play starts it)."));
+    const rs = v.seats.filter((s) => s.side !== "evil");
+    rBox.push(clock("duel-boosts", `Micro-boosts: ${d.phase_plays || 0} of ${d.boost_every} cards this phase; clean streaks ${rs.map((s) => `${seatName(s.seat, { short: true })} ${((d.streaks || [])[s.seat] || 0) % 3}/3`).join(", ")}; earned this turn ${turnRewards.filter((r) => r.side === "righteous").length}.`));
+    const first = mySide === "righteous" ? [rBox, evilBox] : [evilBox, rBox];
+    out.push(el("div", { class: `duel-panel ${mySide || "spectator"}`, id: "duel-panel" },
+      el("h3", {}, mySide === "evil" ? "Your duel (Evil)" : mySide === "righteous" ? "Your duel (Righteous)" : "Duel"),
+      ...first[0], el("details", { class: "duel-other" }, el("summary", {}, mySide === "evil" ? "The Righteous side" : mySide === "righteous" ? "The Evil side" : "More"), ...first[1])));
+    if (d.answering !== null && d.answering !== undefined && d.answering !== false) out.push(clock("duel-answering", typeof d.answering === "number" ? `Answering: ${seatName(d.answering, { short: true })}` : "A threat is being answered"));
   }
   $("#clocks").replaceChildren(...out);
 }
 
-function eventText(e) {
-  const who = e.seat !== undefined && e.seat !== null ? seatName(e.seat, { short: true }) : null;
-  const card = e.card ? cardName(e.card) : null;
-  switch (e.kind) {
-    case "turn_started": return `Round ${e.round}: ${who}'s turn begins.`;
-    case "phase": return `${who}: ${PHASES[e.phase] || words(e.phase)} phase.`;
-    case "drew": return `${who} drew ${card || "a card"}.`;
-    case "laid": return `${who} laid a card in the Cost Zone.`;
-    case "rotated": return `${who} rotated Cost Zone cards.`;
-    case "untapped": return `${who} untapped the Cost Zone.`;
-    case "played": return `${who} played ${card}${e.to_seat !== undefined && e.to_seat !== null && e.to_seat !== e.seat ? ` at ${seatName(e.to_seat, { short: true })}` : ""}${e.fee ? ` (fee C${e.fee})` : ""}.`;
-    case "threat_played": return `${who || "The Evil deck"} played ${card} at ${seatName(e.target, { short: true })} (resistance ${e.resistance ?? "?"}).`;
-    case "resist_paid": return `${who} paid ${e.amount} toward resisting.`;
-    case "resisted": return `${who} resisted ${card}.`;
-    case "failed": return `${card || "A threat"} got through against ${who}.`;
-    case "took_hold": return `${card} took hold on ${who}.`;
-    case "humility": return `${who}'s Humility ${e.delta > 0 ? "+" : ""}${e.delta} → ${e.humility}.`;
-    case "maturity": return `${who} reached Maturity L${e.maturity}.`;
-    case "manual": return `${who} set ${e.badge === "humility" ? "Humility" : "Maturity"} from ${e.from} to ${e.to} by hand (manual).`;
-    case "boost_taken": return `${who} took boost ${Number(e.index) + 1} of ${card}${e.fee ? ` (fee C${e.fee})` : ""}.`;
-    case "resolved": return `${card} resolved${e.boost !== undefined ? ` (boost ${e.boost + 1})` : ""}.`;
-    case "ability_gained": return `${who || "The team"} gained ${abilityName(e.ability)}.`;
-    case "ability_used": return `${who} used ${abilityName(e.ability)}.`;
-    case "shared_level": return `The team reached level ${e.level}.`;
-    case "clearing_round": return e.opened ? "The clearing round opened." : `The clearing round closed ${e.closed || ""}.`;
-    case "game_over": return `Game over: ${words(e.winner)} win (${words(e.reason)}).`;
-    case "overflow_discard": return `${who} discarded ${card || "a card"} (overflow).`;
-    case "discarded": return `${who} discarded ${card || "a card"}.`;
-    default: {
-      const extra = Object.entries(e).filter(([k]) => !["state_id", "kind", "seat", "card", "uid"].includes(k))
-        .map(([k, val]) => `${words(k)} ${typeof val === "object" ? JSON.stringify(val) : val}`).join(", ");
-      return `${who ? who + ": " : ""}${words(e.kind)}${card ? " " + card : ""}${extra ? ` (${extra})` : ""}.`;
-    }
-  }
+/** The end of the game: who won and why, how long it took, the score, and what next. */
+function renderEnd(v) {
+  const box = $("#end-panel");
+  if (!v.result) { box.hidden = true; return; }
+  if (box.dataset.shown === String(v.state_id)) return;
+  box.dataset.shown = String(v.state_id);
+  const r = v.result;
+  const settings = v.settings || {};
+  const q = new URLSearchParams({ mode: v.mode });
+  if (!settings.evil_interrupt) q.set("evilInterrupt", "0");
+  if (!settings.mat_abilities) q.set("matAbilities", "0");
+  if (v.mode === "solo") q.set("soloFee", String(settings.solo_fee || 1));
+  q.set("lineup", v.lineup);
+  const length = v.mode === "duel" ? `${r.round} round${r.round === 1 ? "" : "s"} (a round is every seat's turn)`
+    : (v.max_rounds && v.round > v.max_rounds ? `${v.max_rounds} rounds and the clearing round` : `${r.round} of ${v.max_rounds} rounds`);
+  const decided = /stalemate|score|agree/i.test(r.reason) ? "the stalemate score"
+    : r.winner === "righteous" ? "every Righteous player at L3 with no Evil Habitual, held for a full round"
+      : v.mode === "duel" ? "Evil's Habituals held in play for a full round" : "the rounds ran out without a Righteous win";
+  box.replaceChildren(el("div", { class: "end-box" },
+    el("h2", { id: "end-winner" }, WINNERS[r.winner] || words(r.winner)),
+    el("p", { id: "end-reason" }, `Why: ${r.reason.replace(/^./, (ch) => ch.toUpperCase())}.`),
+    el("dl", { class: "end-facts" },
+      el("dt", {}, "Length"), el("dd", { id: "end-length" }, length),
+      el("dt", {}, "Stalemate score"), el("dd", { id: "end-score" }, `Righteous ${v.score[0]} : Evil ${v.score[1]}`),
+      el("dt", {}, "Decided by"), el("dd", { id: "end-decided" }, decided)),
+    el("div", { class: "row" },
+      el("a", { class: "button primary", id: "end-again", href: `/?${q.toString()}` }, "New game, same settings"),
+      el("button", { type: "button", id: "end-download", onclick: downloadRecord }, "Download the record"),
+      el("a", { class: "button", id: "end-replay", href: `/replay?game=${encodeURIComponent(gameId)}` }, "Watch the replay"),
+      el("button", { type: "button", id: "end-close", onclick: () => { box.hidden = true; } }, "Look at the board"))));
+  box.hidden = false;
 }
+
+async function downloadRecord() {
+  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`);
+  if (!r.ok) { toast("The record is not available yet."); return; }
+  const blob = new Blob([JSON.stringify(await r.json(), null, 1)], { type: "application/json" });
+  const a = el("a", { href: URL.createObjectURL(blob), download: `game-${gameId}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+function eventText(e) { return logText(e, (i) => seatName(i, { short: true })); }
 
 function renderLog() {
   const ol = $("#log");
@@ -573,12 +743,19 @@ function setupMenu() {
   const us = urlSettings();
   $("#menu-evilInterrupt").checked = us.evilInterrupt ?? true;
   $("#menu-matAbilities").checked = us.matAbilities ?? true;
+  const named = Object.entries(us).map(([k, v]) => `${k}=${v === true ? "on" : v === false ? "off" : v}`);
+  if (named.length) {
+    const n = $("#url-settings-note");
+    n.hidden = false;
+    n.textContent = `This link names ${named.join(", ")}: settings in a link apply only to a new game (the menu's New game links carry them); this game keeps the settings it was created with.`;
+  }
   const update = () => {
     const q = [];
     if (!$("#menu-evilInterrupt").checked) q.push("evilInterrupt=0");
     if (!$("#menu-matAbilities").checked) q.push("matAbilities=0");
     const tail = q.length ? `&${q.join("&")}` : "";
-    $("#menu-new").href = `/?mode=solo${tail}`;
+    const m = (view() && view().mode) || "solo";
+    $("#menu-new").href = `/?mode=${m === "duel" ? "solo" : m}${tail}`;
     $("#menu-duel").href = `/?mode=duel${tail}`;
     document.querySelectorAll("#menu-scenarios a").forEach((a) => { a.href = `/?mode=duel&scenario=${a.dataset.name}${tail}`; });
   };
@@ -617,7 +794,7 @@ async function main() {
     setStatus("This link has no seat token (it should end with #token=...). Ask for your seat's link, or start a game in the lobby.");
     return;
   }
-  await loadCatalog();
+  await Promise.all([loadCatalog(), loadAbilities()]);
   for (const t of tokens) conns.push({ token: t, ws: null, seat: null, role: null, view: null, seatsInfo: null, lastState: 0 });
   conns.forEach(connect);
   window.addEventListener("resize", () => closePopovers());

@@ -59,3 +59,32 @@ export function urlSettings(search = location.search) {
   if (q.has("humilityRollover")) out.humilityRollover = bool(q.get("humilityRollover"));
   return out;
 }
+
+let abilities = {};
+/** Load the Maturity Abilities (id -> {name, text, tier, price}) once. */
+export async function loadAbilities() {
+  try {
+    const r = await fetch("/api/abilities");
+    if (r.ok) abilities = await r.json();
+  } catch (e) { /* texts fall back to names */ }
+  return abilities;
+}
+export function abilityInfo(a) { return abilities[a] || { id: a, name: abilityName(a), text: "", price: null }; }
+
+/** The engine's refusal codes, in words (the engine's own sentence follows them). */
+export const REASONS = {
+  cannot_afford: "Not enough Cost", wrong_timing: "Not at this moment", wrong_phase: "Not in this phase",
+  cost_zone_being_laid: "A Cost Zone is being laid", intake_full: "Your Cost Zone is full for this turn",
+  choice_open: "Finish the open choice first", must_choose: "Choose first", needs_target: "Say whom it is for",
+  cannot_resist: "It cannot resist that", not_your_decision: "It is not your decision now",
+  not_your_turn: "It is not your decision now", not_in_hand: "That card is not in your hand",
+  game_over: "The game is over", abilities_off: "Maturity Abilities are off", already_held: "The team already has it",
+  ability_not_held: "The team does not have that ability", ability_not_ready: "The ability cannot be used now",
+  no_boosts: "No boost is on offer", boost_not_allowed: "That boost cannot be taken", no_choice: "Nothing to choose",
+  not_an_option: "Not one of the options", unknown_ability: "No such ability", no_such_threat: "No such threat",
+  not_your_threat: "Only the target resists", wrong_amount: "Not that amount", not_legal: "Not allowed now",
+  stale_state: "The game moved on", wrong_token: "This link's token does not work", not_a_player: "Spectators cannot act",
+  wrong_seat: "Not your seat", rate_limited: "Too many messages", illegal_action: "Not allowed",
+  malformed_action: "Not understood", no_such_card: "No such card", undo_refused: "Cannot take it back",
+};
+export function reasonWords(code) { return REASONS[code] || words(code || "refused").replace(/^./, (c) => c.toUpperCase()); }

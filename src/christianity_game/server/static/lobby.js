@@ -153,6 +153,10 @@ function init() {
   const m = params.get("mode");
   if (m && ["solo", "coop", "duel"].includes(m)) document.querySelector(`input[name=mode][value=${m}]`).checked = true;
   seats = defaultsFor(mode());
+  const lu = (params.get("lineup") || "").toUpperCase();
+  if (/^[RE]{1,8}$/.test(lu) && (mode() === "duel" || !lu.includes("E")) && (mode() !== "solo" || lu === "R")) {
+    seats = lu.split("").map((side) => ({ side, who: "human" }));   // "New game, same settings"
+  }
   document.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", () => { seats = defaultsFor(mode()); renderSeats(); }));
   $("#add-r").addEventListener("click", () => { seats.push({ side: "R", who: "human" }); renderSeats(); });
   $("#add-e").addEventListener("click", () => { seats.push({ side: "E", who: "human" }); renderSeats(); });
