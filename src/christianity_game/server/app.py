@@ -132,7 +132,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             room = server.room(game_id)
         except LobbyError as exc:
             conn.error(exc.code, exc.message)
-            conn.close(1011 if exc.status >= 500 else 4404, exc.code)
+            conn.close(1011 if exc.status >= 500 else 4410 if exc.status == 410 else 4404, exc.code)
             await _drain(conn)
             return
         if room is None:

@@ -3,8 +3,14 @@
 Everything here runs on the event loop's thread. Handling a client message is synchronous from
 validation to storing the action and queueing the updates, so no two actions of a game can
 interleave and no lock is needed. Each connection has its own outgoing queue and sender task: a
-slow reader never holds up the game or the other connections (it is dropped when its queue
-overflows, and resyncs on reconnect).
+slow reader never holds up the game or the other connections (it is closed with 1013 when what is
+queued for it passes ``Limits.send_queue_bytes``, and resyncs on reconnect).
+
+Hostile traffic meets the caps of :class:`Limits`: games created and bots-only games per client
+address and in total, connections per game, per address and in total, a rate limit per connection
+where a resync costs by its size, and a bot scheduler that shares the bots' thinking time fairly
+(games with people first; bots-only games round-robin by creator, within a share of the loop).
+Idle games leave memory (kept in storage, loaded again on demand); abandoned ones are archived.
 """
 
 from __future__ import annotations
@@ -18,8 +24,9 @@ import hmac
 import json
 import logging
 import secrets
+import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +37,9 @@ from ..bots import BOTS, make_bot
 from ..bots.base import Bot
 from ..engine.actions import AdjustBadge, IllegalAction, action_from_json
 from ..engine.events import Event
+from ..engine import versions
 from ..engine.game import Game
+from ..engine.record import RecordError, UnsupportedRules, check_record
 from ..engine.settings import Settings
 from . import protocol as P
 from .store import GameRow, SeatRow, Store
@@ -40,18 +49,49 @@ log = logging.getLogger("christianity_game.server")
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Per-connection caps. ``rate``/``burst``: a token bucket of messages; a message over it is
-    refused, and the server stops reading that connection for a moment (``1/rate`` seconds, at most
-    50 ms), so a flood waits in the flooder's own TCP buffers instead of costing the server.
-    ``send_queue``: messages queued to a client that does not read before it is dropped (1013)."""
+    """The caps a deployment can set (``python -m christianity_game.server --help``); every one
+    that refuses answers with a code (docs/protocol.md, "Limits").
+
+    Per connection: ``rate``/``burst``, a token bucket of messages; a message over it is refused,
+    and the server stops reading that connection for a moment (``1/rate`` seconds, at most 50 ms),
+    so a flood waits in the flooder's own TCP buffers instead of costing the server. A ``welcome``
+    or ``sync`` reply costs one more message per ``sync_bytes_per_message`` bytes, so resync storms
+    are paid by their size. ``send_queue_bytes``/``send_queue``: what may wait for a client that
+    does not read before it is closed (1013) and its queue freed. ``max_depth``: JSON nesting.
+
+    Connections: ``conns_per_game``, ``conns_per_address``, ``conns_total`` (4429 over them).
+    Games: ``create_rate``/``create_burst`` per address (games a second), live (unfinished,
+    unarchived) ``games_per_address`` and ``games_total``; bots-only games ``bot_games_per_address``
+    and ``bot_games_total``; ``bot_share``: the share of the loop bots-only games may use.
+    Memory: a game without connections or a bot to move leaves memory after ``idle_evict_s``; one
+    with a person's seat untouched for ``abandon_s`` is archived (not listed or loaded at start;
+    its links still work). ``sweep_s``: how often that is looked at.
+    """
 
     max_message_bytes: int = 16 * 1024
     rate: float = 20.0
     burst: int = 40
     send_queue: int = 512
+    send_queue_bytes: int = 1 << 20
+    sync_bytes_per_message: int = 8 * 1024
+    max_depth: int = 32
+    conns_per_game: int = 32
+    conns_per_address: int = 64
+    conns_total: int = 4000
+    create_rate: float = 0.2
+    create_burst: int = 20
+    games_per_address: int = 100
+    games_total: int = 50_000
+    bot_games_per_address: int = 2
+    bot_games_total: int = 32
+    bot_share: float = 0.5
+    idle_evict_s: float = 600.0
+    abandon_s: float = 14 * 86400.0
+    sweep_s: float = 30.0
 
     def public(self) -> dict[str, Any]:
-        return {"max_message_bytes": self.max_message_bytes, "rate_per_s": self.rate, "burst": self.burst}
+        return {"max_message_bytes": self.max_message_bytes, "rate_per_s": self.rate, "burst": self.burst,
+                "sync_bytes_per_message": self.sync_bytes_per_message, "send_queue_bytes": self.send_queue_bytes}
 
 
 class LobbyError(Exception):
@@ -76,14 +116,40 @@ def dumps(obj: Any) -> str:
     return to_json(obj).decode("utf-8")
 
 
+def _too_deep(obj: Any, limit: int) -> bool:
+    """True if ``obj`` (parsed JSON) nests deeper than ``limit`` (checked without recursion)."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        cur, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(cur, dict):
+            stack.extend((v, depth + 1) for v in cur.values() if isinstance(v, (dict, list)))
+        elif isinstance(cur, list):
+            stack.extend((v, depth + 1) for v in cur if isinstance(v, (dict, list)))
+    return False
+
+
+def _abort_transport(ws: Any) -> bool:
+    """Cut a WebSocket's TCP connection at once, dropping what is buffered (a client that stopped
+    reading never drains it). Reaches uvicorn's transport through the ASGI ``send`` callable;
+    False where there is none (the test client)."""
+    proto = getattr(getattr(ws, "_send", None), "__self__", None)
+    transport = getattr(proto, "transport", None)
+    if transport is None or not hasattr(transport, "abort"):
+        return False
+    transport.abort()
+    return True
+
+
 # --------------------------------------------------------------------------- connections
 class Conn:
     """One WebSocket connection: who it is, its rate bucket and its outgoing queue."""
 
     __slots__ = ("ws", "limits", "seat", "role", "thash", "queue", "sender", "closing", "tokens", "stamp",
-                 "refused", "pause", "room")
+                 "refused", "pause", "room", "qbytes", "addr", "admitted")
 
-    def __init__(self, ws: Any, limits: Limits) -> None:
+    def __init__(self, ws: Any, limits: Limits, addr: str = "") -> None:
         self.ws = ws
         self.limits = limits
         self.seat: int | None = None
@@ -97,6 +163,9 @@ class Conn:
         self.refused = 0          # refused in a row (errors go out for the first and every tenth)
         self.pause = 0.0          # seconds to stop reading after a refusal (TCP holds the rest)
         self.room: Room | None = None
+        self.qbytes = 0           # characters queued and not yet written
+        self.addr = addr
+        self.admitted: Room | None = None   # counted against the connection caps (see GameServer.admit)
 
     def start(self) -> None:
         self.sender = asyncio.get_running_loop().create_task(self._send_loop())
@@ -109,6 +178,7 @@ class Conn:
                     await self.ws.close(code=item[0], reason=item[1])
                     return
                 await self.ws.send_text(item)
+                self.qbytes -= len(item)
         except asyncio.CancelledError:
             raise
         except Exception:   # the peer went away: the receive loop sees the disconnect
@@ -131,13 +201,47 @@ class Conn:
         self.pause = min(1.0 / lim.rate, 0.05) if lim.rate > 0 else 0.05
         return False
 
+    def charge(self, size: int) -> None:
+        """Charge a large reply (welcome, sync) against the rate bucket: one message per
+        ``sync_bytes_per_message`` characters (the bucket may go below zero: later messages wait)."""
+        per = self.limits.sync_bytes_per_message
+        if per > 0:
+            self.tokens -= size / per
+
     def send(self, text: str) -> None:
         if self.closing:
             return
-        if self.queue.qsize() >= self.limits.send_queue:
-            self.close(1013, "client too slow: reconnect to resync", flush=False)
+        lim = self.limits
+        if self.qbytes + len(text) > lim.send_queue_bytes or self.queue.qsize() >= lim.send_queue:
+            self.stopped_reading()
             return
+        self.qbytes += len(text)
         self.queue.put_nowait(text)
+
+    def stopped_reading(self, grace: float = 2.0) -> None:
+        """The client stopped reading: free what is queued for it, try for ``grace`` seconds to
+        send it a 1013 close, then cut the TCP connection (its unread buffers go with it)."""
+        if self.closing:
+            return
+        self.closing = True
+        if self.room is not None:
+            self.room.conns.discard(self)
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.qbytes = 0
+        log.warning("closing a connection from %s that stopped reading (send queue over %d bytes)", self.addr,
+                    self.limits.send_queue_bytes)
+        if self.sender is not None:
+            self.sender.cancel()
+        self.sender = asyncio.get_running_loop().create_task(self._close_or_cut(grace))
+
+    async def _close_or_cut(self, grace: float) -> None:
+        try:
+            await asyncio.wait_for(self.ws.close(code=1013, reason="stopped reading: reconnect to resync"), grace)
+            await asyncio.sleep(grace)   # time for the peer to answer the close
+        except (asyncio.TimeoutError, Exception):   # noqa: BLE001 - the peer is gone or stuck: cut it
+            pass
+        _abort_transport(self.ws)
 
     def close(self, code: int, reason: str, flush: bool = True) -> None:
         if self.closing:
@@ -148,6 +252,7 @@ class Conn:
         if not flush:
             while not self.queue.empty():
                 self.queue.get_nowait()
+            self.qbytes = 0
         self.queue.put_nowait((code, reason))
 
     def error(self, code: str, message: str, ref: Any = None, state_id: int | None = None,
@@ -171,7 +276,17 @@ class Room:
         for s in self.seats:
             if s.kind == "bot":
                 self.bots[s.seat] = make_bot(s.bot or "random", seed=game.seed * 31 + s.seat + len(game.actions))
-        self.bot_task: asyncio.Task[None] | None = None
+        self.bot_task: asyncio.Task[None] | None = None   # unused: bots run on the server's BotScheduler
+        self.bot_pending = False      # a bot move is scheduled
+        self.attached = 0             # connections open on this game (admitted, joined or not)
+        self.last_active = time.time()
+        opts = row.options
+        self.owner: str = str(opts.get("owner") or "")
+        self.people = sum(1 for s in self.seats if s.kind == "human")
+        self.open_seats: set[int] = {int(x) for x in opts.get("open") or ()}
+        self.manual_adjust: str = str(opts.get("manualAdjust") or default_manual_adjust(self.seats, game.lineup))
+        self.requests: dict[int, AdjustReq] = {}
+        self.next_request = 1
 
     def identify(self, token: str) -> tuple[str, int | None] | None:
         h = token_hash(token)
@@ -205,11 +320,119 @@ class Room:
                 counts[c.seat] = counts.get(c.seat, 0) + 1
         sides = _sides(self.game.lineup)
         return [{"seat": s.seat, "side": sides[s.seat], "kind": s.kind, "bot": s.bot, "claimed": s.claimed,
-                 "name": s.name, "connected": counts.get(s.seat, 0)} for s in self.seats]
+                 "name": s.name, "connected": counts.get(s.seat, 0),
+                 "access": _access(s, self.open_seats)} for s in self.seats]
+
+    def answerers(self, seat: int) -> list[int]:
+        """Who may answer ``seat``'s adjustment request: people on the other side, else other people."""
+        sides = _sides(self.game.lineup)
+        people = [s.seat for s in self.seats if s.kind == "human" and s.seat != seat]
+        other = [s for s in people if sides[s] != sides[seat]]
+        return other or people
+
+
+@dataclass(slots=True)
+class AdjustReq:
+    """A manual adjustment waiting for the other side's answer (``manualAdjust: ask``)."""
+
+    id: int
+    seat: int
+    action: AdjustBadge
+    answerers: list[int] = field(default_factory=list)
 
 
 def _sides(lineup: str) -> list[str]:
     return ["evil" if ch == "E" else "righteous" for ch in lineup]
+
+
+def _access(seat: SeatRow, open_seats: set[int]) -> str | None:
+    if seat.kind != "human":
+        return None
+    return "open" if seat.seat in open_seats else "invited"
+
+
+def people_on_both_sides(kinds: list[str], lineup: str) -> bool:
+    """A human seat on each side (a duel between people)."""
+    sides = _sides(lineup)
+    return len({sides[i] for i, k in enumerate(kinds) if k == "human"}) > 1
+
+
+def default_manual_adjust(seats: list[SeatRow], lineup: str) -> str:
+    """``ask`` with people on both sides, else ``free``."""
+    return "ask" if people_on_both_sides([s.kind for s in seats], lineup) else "free"
+
+
+class BotScheduler:
+    """Shares the bots' thinking time: one task makes every bot move of the server.
+
+    Games with a person's seat are served first, in arrival order (a person waits on them).
+    Bots-only games take turns by creator (round-robin over client addresses, then over each
+    creator's games), and together use at most ``share`` of the event loop: after a move that took
+    ``t`` seconds, the next bots-only move waits ``t * (1 - share) / share``. So one client's bot
+    games cannot starve people's games, nor another client's bot games.
+    """
+
+    def __init__(self, server: GameServer, share: float) -> None:
+        self.server = server
+        self.share = min(1.0, max(0.01, share))
+        self.people: collections.deque[Room] = collections.deque()
+        self.bots_only: dict[str, collections.deque[Room]] = {}
+        self.wake = asyncio.Event()
+        self.not_before = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def ready(self, room: Room) -> None:
+        """``room`` has a bot move to make now."""
+        if room.people:
+            self.people.append(room)
+        else:
+            self.bots_only.setdefault(room.owner, collections.deque()).append(room)
+        self.wake.set()
+
+    def _next_bots_only(self) -> Room | None:
+        if not self.bots_only:
+            return None
+        owner = next(iter(self.bots_only))
+        q = self.bots_only.pop(owner)
+        room = q.popleft()
+        if q:
+            self.bots_only[owner] = q   # to the back of the round
+        return room
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            if self.people:
+                room = self.people.popleft()
+            elif self.bots_only:
+                wait = self.not_before - loop.time()
+                if wait > 0:
+                    self.wake.clear()
+                    try:
+                        await asyncio.wait_for(self.wake.wait(), wait)
+                    except asyncio.TimeoutError:
+                        pass
+                    continue
+                room = self._next_bots_only()
+                if room is None:
+                    continue
+            else:
+                self.wake.clear()
+                await self.wake.wait()
+                continue
+            t = time.perf_counter()
+            try:
+                self.server._bot_move(room)
+            except Exception:   # noqa: BLE001 - logged; the scheduler must keep serving
+                log.exception("bot move in game %s failed", room.game_id)
+                room.bot_pending = False
+            spent = time.perf_counter() - t
+            if not room.people:
+                self.not_before = loop.time() + spent * (1.0 - self.share) / self.share
+            await asyncio.sleep(0)
 
 
 # --------------------------------------------------------------------------- the server
@@ -217,14 +440,28 @@ class GameServer:
     """All games of one data folder."""
 
     def __init__(self, data_dir: str | Path, bot_delay: float = 0.3, limits: Limits | None = None,
-                 synchronous: str = "NORMAL", freeze_gc: bool = False) -> None:
+                 synchronous: str = "NORMAL", freeze_gc: bool = False, allow_chosen_seeds: bool = False) -> None:
         self.data_dir = Path(data_dir)
         self.bot_delay = float(bot_delay)
         self.freeze_gc = freeze_gc
+        self.allow_chosen_seeds = allow_chosen_seeds
         self.limits = limits or Limits()
         self.store = Store(self.data_dir, synchronous)
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
+        if self.store.problems:   # a failed integrity check: find the games whose rows are damaged
+            for gid, why in self.store.damaged_games().items():
+                log.error("STORAGE: %s; it is marked unavailable", why)
+                self.broken[gid] = why
+        self.storage_problems: list[str] = list(self.store.problems)
+        self.conns_total = 0
+        self.conns_by_addr: collections.Counter[str] = collections.Counter()
+        self._create_buckets: dict[str, tuple[float, float]] = {}
+        self.bots = BotScheduler(self, self.limits.bot_share)
+        self._sweeper: asyncio.Task[None] | None = None
+        # games stored under rules this engine no longer (or not yet) plays: kept, listed as such,
+        # their records still served; game id -> why, naming both rules versions
+        self.not_resumable: dict[str, str] = {}
         self._digest_key = self.store.secret("digest_key")
         self._loader: asyncio.Task[None] | None = None
         self._lagger: asyncio.Task[None] | None = None
@@ -241,6 +478,8 @@ class GameServer:
         self._loader = loop.create_task(self._load_all())
         self._lagger = loop.create_task(self._measure_lag())
         self._gc_keeper = loop.create_task(self._keep_gc()) if self.freeze_gc else None
+        self._sweeper = loop.create_task(self._sweep_forever())
+        self.bots.start()
         gc.callbacks.append(self._gc_callback)
 
     def _gc_callback(self, phase: str, info: dict[str, Any]) -> None:
@@ -278,19 +517,29 @@ class GameServer:
                 "max": round(xs[-1] * 1e3, 2)}
 
     async def _load_all(self) -> None:
+        """Load every unfinished game, sorting them into those resumed and those that cannot be
+        (stored under rules this engine does not play, or damaged); the log says which."""
         self._freeze()
-        ids = [row.id for row in self.store.games(finished=False)]
+        ids = [row.id for row in self.store.games(finished=False, resident=True)]   # not parked/archived
         for gid in ids:
             if self.closing:
                 return
             try:
                 room = self.room(gid)
+            except LobbyError as exc:   # already logged with its reason
+                if exc.code not in ("game_not_resumable", "game_unavailable"):
+                    log.error("could not load game %s: %s", gid, exc.message)
+                continue
             except Exception:   # noqa: BLE001 - logged; one bad game must not stop the others
                 log.exception("could not load game %s", gid)
                 continue
             if room is not None:
                 self.kick_bots(room)
             await asyncio.sleep(0)
+        if ids:
+            log.info("unfinished games: %d resumed, %d not resumable after the upgrade to rules %d, %d unavailable",
+                     len(ids) - len(self.not_resumable) - len(self.broken), len(self.not_resumable), versions.RULES_VERSION,
+                     len(self.broken))
         self._freeze()
 
     def _freeze(self) -> None:
@@ -332,7 +581,7 @@ class GameServer:
         self.closing = True
         if self._gc_callback in gc.callbacks:
             gc.callbacks.remove(self._gc_callback)
-        tasks = [t for t in [self._loader, self._lagger, self._gc_keeper, *(r.bot_task for r in self.rooms.values())]
+        tasks = [t for t in [self._loader, self._lagger, self._gc_keeper, self._sweeper, self.bots.task]
                  if t is not None]
         for t in tasks:
             t.cancel()
@@ -354,11 +603,30 @@ class GameServer:
             return room
         if game_id in self.broken:
             raise LobbyError(503, "game_unavailable", self.broken[game_id])
-        row = self.store.game(game_id)
-        if row is None:
-            return None
-        record = dict(row.head)
-        record["actions"] = self.store.actions(game_id)
+        if game_id in self.not_resumable:
+            raise LobbyError(410, "game_not_resumable", self.not_resumable[game_id])
+        try:
+            row = self.store.game(game_id)
+            if row is None:
+                return None
+            record = dict(row.head)
+            record["actions"] = self.store.actions(game_id)
+            self.store.set_flags(game_id, parked=False, archived=False)   # resident again
+        except (sqlite3.DatabaseError, StoreError, ValueError) as exc:
+            msg = f"game {game_id}: its stored rows are damaged ({exc})"
+            log.error("STORAGE: %s; it is marked unavailable", msg)
+            self.broken[game_id] = msg
+            raise LobbyError(503, "game_unavailable", msg) from None
+        try:
+            check_record(record)
+        except UnsupportedRules as exc:
+            msg = (f"game {game_id} cannot be resumed after the upgrade to rules version {versions.RULES_VERSION}: {exc}; "
+                   "its record can still be downloaded")
+            log.warning(msg)
+            self.not_resumable[game_id] = msg
+            raise LobbyError(410, "game_not_resumable", msg) from None
+        except RecordError:
+            pass   # reported below, with everything else that does not replay
         try:
             game = Game.from_record(record)
         except Exception as exc:   # noqa: BLE001 - a record that no longer replays
@@ -371,8 +639,75 @@ class GameServer:
         return room
 
     def _maybe_evict(self, room: Room) -> None:
-        if not room.conns and room.game.result is not None and (room.bot_task is None or room.bot_task.done()):
+        if not room.conns and not room.attached and room.game.result is not None and not room.bot_pending:
             self.rooms.pop(room.game_id, None)
+
+    # ------------------------------------------------------------------ memory: idle and abandoned games
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_s)
+            try:
+                self.sweep()
+            except Exception:   # noqa: BLE001 - logged; the sweeper must keep running
+                log.exception("sweeping idle games failed")
+
+    def sweep(self, now: float | None = None) -> tuple[int, int]:
+        """Evict idle games from memory and archive abandoned ones; (evicted, archived).
+
+        A game leaves memory when nobody is connected, no bot move is due and nothing happened for
+        ``idle_evict_s``; an unfinished one is marked parked (not loaded at start; loaded again on
+        demand). A game with a person's seat untouched for ``abandon_s`` is archived: not listed, not
+        loaded at start, not counted against its creator's quota; its links still load it."""
+        lim = self.limits
+        now = time.time() if now is None else now
+        evicted = archived = 0
+        for room in list(self.rooms.values()):
+            if room.attached or room.conns or room.bot_pending or now - room.last_active < lim.idle_evict_s:
+                continue
+            if room.game.result is None and room.bot_to_move() is not None:
+                continue   # a bot is to move (the scheduler will get to it)
+            self.rooms.pop(room.game_id, None)
+            evicted += 1
+            if room.game.result is None:
+                self.store.set_flags(room.game_id, parked=True, touched=room.last_active)
+        loaded = set(self.rooms)
+        for gid in self.store.abandoned(now - lim.abandon_s):
+            if gid in loaded:
+                continue
+            self.store.set_flags(gid, archived=True)
+            archived += 1
+        if evicted or archived:
+            log.info("sweep: %d idle games left memory, %d abandoned games archived", evicted, archived)
+        return evicted, archived
+
+    # ------------------------------------------------------------------ connection caps
+    def admit(self, conn: Conn, room: Room) -> str | None:
+        """Count a new connection on ``room``; the refusal's words if a cap is reached."""
+        lim = self.limits
+        if self.conns_total >= lim.conns_total:
+            return f"the server holds its maximum of {lim.conns_total} connections; try again later"
+        if self.conns_by_addr[conn.addr] >= lim.conns_per_address:
+            return f"at most {lim.conns_per_address} connections from one address"
+        if room.attached >= lim.conns_per_game:
+            return f"at most {lim.conns_per_game} connections to one game"
+        self.conns_total += 1
+        self.conns_by_addr[conn.addr] += 1
+        room.attached += 1
+        room.last_active = time.time()
+        conn.admitted = room
+        return None
+
+    def release(self, conn: Conn) -> None:
+        """Undo ``admit`` (once)."""
+        room, conn.admitted = conn.admitted, None
+        if room is None:
+            return
+        self.conns_total -= 1
+        self.conns_by_addr[conn.addr] -= 1
+        if self.conns_by_addr[conn.addr] <= 0:
+            del self.conns_by_addr[conn.addr]
+        room.attached -= 1
+        room.last_active = time.time()
 
     # ------------------------------------------------------------------ lobby
     def create_game(self, req: P.CreateGame, extra_settings: dict[str, str], base_url: str) -> dict[str, Any]:
@@ -446,7 +781,8 @@ class GameServer:
         out = {"game_id": row.id, "name": row.options.get("name"), "mode": row.head["mode"],
                "lineup": row.head["lineup"], "created": row.created, "settings": row.head["settings"],
                "seats": seats, "open_seats": [s.seat for s in row.seats if s.kind == "human" and not s.claimed],
-               "state_id": None, "round": None, "result": row.result}
+               "state_id": None, "round": None, "result": row.result,
+               "resumable": row.id not in self.not_resumable, "status_note": self.not_resumable.get(row.id)}
         if room is not None:
             g = room.game
             out["state_id"] = g.state_id
@@ -523,6 +859,10 @@ class GameServer:
         return {"game_id": game_id, "state_id": g.state_id, "digest": h.hexdigest()}
 
     def record(self, game_id: str) -> dict[str, Any]:
+        if game_id in self.not_resumable:
+            # the game can never go on: its record (hidden cards included) is served as for a game over
+            row = self._row(game_id)
+            return {**row.head, "actions": self.store.actions(game_id)}
         room = self.room(game_id)
         if room is None:
             raise LobbyError(404, "no_such_game", f"there is no game {game_id!r}")

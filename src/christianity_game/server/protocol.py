@@ -45,9 +45,23 @@ ERROR_CODES: dict[str, str] = {
     "illegal_action": "The engine refused the action; `reason` holds the engine's code.",
     "game_over": "The game is over; nothing more can be played.",
     "no_such_game": "There is no game with this id (the connection is then closed with 4404).",
-    "game_unavailable": "The stored game could not be loaded (its record no longer replays).",
+    "game_unavailable": "The stored game could not be loaded (its record no longer replays, or its rows are "
+                        "damaged); the connection is then closed with 1011. Other games are not affected.",
+    "game_not_resumable": "The game was stored under rules this server's engine no longer plays (an upgrade): "
+                          "it stays stored and listed, its record can be downloaded, but it cannot go on; "
+                          "the connection is then closed with 4410.",
+    "state_lost": "The client has seen a later state than the server holds: acknowledged actions were lost "
+                  "from storage (the server logs it). The reply carries the server's state; the connection "
+                  "stays open.",
     "storage_error": "The action could not be stored, so it was not applied; try again.",
     "internal_error": "A bug in the server; the state is unchanged.",
+    "too_many_connections": "A connection cap is reached (per game, per client address or in total); the "
+                            "connection is then closed with 4429.",
+    "origin_refused": "The WebSocket was opened from a page of another site (`Origin`); closed with 4403.",
+    "adjust_off": "Manual Maturity/Humility adjustment is off at this table (`manualAdjust: off`).",
+    "adjust_pending": "This seat already has an adjustment request waiting for an answer.",
+    "no_such_request": "No adjustment request with this id is waiting (answered, withdrawn or never made).",
+    "not_your_request": "Only a person on the other side may answer this adjustment request.",
 }
 ErrorCode = Literal[tuple(ERROR_CODES)]  # type: ignore[valid-type]
 
@@ -55,9 +69,13 @@ ErrorCode = Literal[tuple(ERROR_CODES)]  # type: ignore[valid-type]
 CLOSE_CODES: dict[int, str] = {
     1000: "Normal close (the server is shutting down).",
     1009: "A frame over the hard 1 MiB cap (closed by the WebSocket layer, before the app sees it).",
-    1011: "The game could not be loaded (its record no longer replays).",
-    1013: "The client read too slowly and its outgoing queue overflowed; reconnect to resync.",
+    1011: "The game is unavailable: its record no longer replays or its stored rows are damaged.",
+    1013: "The client stopped reading: what was queued for it passed the send-queue cap (bytes or messages). "
+          "Reconnect to resync.",
+    4403: "The WebSocket was opened from a foreign `Origin` (a page of another site).",
     4404: "No such game.",
+    4410: "The game cannot be resumed after an upgrade of the rules (`game_not_resumable`).",
+    4429: "Too many connections: per game, per client address or in total.",
 }
 
 Ref = Annotated[Optional[Union[str, int]], Field(
@@ -65,7 +83,7 @@ Ref = Annotated[Optional[Union[str, int]], Field(
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # --------------------------------------------------------------------------- actions (for the docs)
@@ -105,7 +123,7 @@ class Hello(_Msg):
     leaving it out asks for no events. Sending `hello` again switches the connection to another token.
     """
 
-    model_config = ConfigDict(extra="forbid", title="hello")
+    model_config = ConfigDict(extra="forbid", strict=True, title="hello")
     type: Literal["hello"]
     token: Optional[str] = Field(None, description="The seat's or the spectator's secret token.")
     state_id: Optional[int] = Field(None, description="The last state id this client saw, if any.")
@@ -119,7 +137,7 @@ class ActionMessage(_Msg):
     action is stored before any update is sent. Refused: an `error`, and nothing changes.
     """
 
-    model_config = ConfigDict(extra="forbid", title="action")
+    model_config = ConfigDict(extra="forbid", strict=True, title="action")
     type: Literal["action"]
     token: Optional[str] = Field(None, description="The seat's secret token (required).")
     state_id: int = Field(description="The `state_id` of the view the client acted on.")
@@ -131,7 +149,7 @@ class ActionMessage(_Msg):
 class SyncRequest(_Msg):
     """Ask for a full resync: the reply is `sync` with the view and the events after `state_id`."""
 
-    model_config = ConfigDict(extra="forbid", title="sync")
+    model_config = ConfigDict(extra="forbid", strict=True, title="sync")
     type: Literal["sync"]
     state_id: Optional[int] = Field(None, description="Send events after this state id (none if left out).")
     ref: Ref = None
@@ -140,13 +158,28 @@ class SyncRequest(_Msg):
 class Ping(_Msg):
     """A keep-alive at the application level; the reply is `pong`."""
 
-    model_config = ConfigDict(extra="forbid", title="ping")
+    model_config = ConfigDict(extra="forbid", strict=True, title="ping")
     type: Literal["ping"]
     ref: Ref = None
 
 
+class AdjustAnswer(_Msg):
+    """Answer another seat's manual adjustment request (`adjust_request`): accept or decline.
+
+    Only a person on the other side may answer (at a table without people on the other side: another
+    person). Accepted, the adjustment is applied as the requesting seat's action (an `update` with
+    `by` that seat follows); either way every connection gets `adjust_resolved`."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="adjust_answer")
+    type: Literal["adjust_answer"]
+    token: Optional[str] = Field(None, description="The answering seat's secret token (required).")
+    request: int = Field(description="The `request` id of the `adjust_request`.")
+    accept: bool
+    ref: Ref = None
+
+
 CLIENT_MESSAGES: dict[str, type[_Msg]] = {"hello": Hello, "action": ActionMessage, "sync": SyncRequest,
-                                          "ping": Ping}
+                                          "ping": Ping, "adjust_answer": AdjustAnswer}
 
 
 # --------------------------------------------------------------------------- server -> client
@@ -188,6 +221,8 @@ class SeatInfo(BaseModel):
     kind: Literal["human", "bot"]
     bot: Optional[str] = Field(None, description="The bot level of a bot seat.")
     claimed: bool = Field(description="A human seat someone has joined (by link or by the lobby).")
+    access: Optional[Literal["invited", "open"]] = Field(None, description="A human seat's access: `open` seats "
+                                                                            "may be taken by join.")
     name: Optional[str] = None
     connected: int = Field(0, description="Connections open on this seat now.")
 
@@ -197,6 +232,10 @@ class Limits(BaseModel):
     max_message_bytes: int
     rate_per_s: float
     burst: int
+    sync_bytes_per_message: int = Field(0, description="A `welcome` or `sync` reply costs one message of the "
+                                                       "rate limit per this many bytes (at least one).")
+    send_queue_bytes: int = Field(0, description="Bytes queued to a client that stops reading before the "
+                                                 "connection is closed with 1013.")
 
 
 class Welcome(_Msg):
@@ -260,6 +299,38 @@ class Error(_Msg):
     ref: Ref = None
 
 
+class AdjustRequest(_Msg):
+    """A seat asks to set its own Maturity or Humility by hand (`manualAdjust: ask`). Sent to every
+    connection; the requesting connection's copy carries its `ref`. `answerers` are the seats that may
+    answer with `adjust_answer`."""
+
+    model_config = ConfigDict(extra="forbid", title="adjust_request")
+    type: Literal["adjust_request"]
+    game_id: str
+    request: int = Field(description="The request id, for `adjust_answer`.")
+    by: int = Field(description="The requesting seat.")
+    action: dict[str, Any] = Field(description="The `AdjustBadge` action asked for.")
+    answerers: list[int]
+    state_id: int
+    ref: Ref = None
+
+
+class AdjustResolved(_Msg):
+    """An adjustment request is settled: `accepted` (then applied: an `update` came just before),
+    `declined`, or `void` (the game moved on so the adjustment no longer applies, or the game ended).
+    Sent to every connection; the answering connection's copy carries its `ref`."""
+
+    model_config = ConfigDict(extra="forbid", title="adjust_resolved")
+    type: Literal["adjust_resolved"]
+    game_id: str
+    request: int
+    by: int = Field(description="The requesting seat.")
+    outcome: Literal["accepted", "declined", "void"]
+    answered_by: Optional[int] = Field(None, description="The seat that answered.")
+    state_id: int
+    ref: Ref = None
+
+
 class Pong(_Msg):
     model_config = ConfigDict(extra="forbid", title="pong")
     type: Literal["pong"]
@@ -267,8 +338,10 @@ class Pong(_Msg):
 
 
 SERVER_MESSAGES: dict[str, type[_Msg]] = {"welcome": Welcome, "update": Update, "sync": Sync, "error": Error,
-                                          "pong": Pong}
-ServerMessage = Annotated[Union[Welcome, Update, Sync, Error, Pong], Field(discriminator="type")]
+                                          "pong": Pong, "adjust_request": AdjustRequest,
+                                          "adjust_resolved": AdjustResolved}
+ServerMessage = Annotated[Union[Welcome, Update, Sync, Error, Pong, AdjustRequest, AdjustResolved],
+                          Field(discriminator="type")]
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
@@ -285,7 +358,10 @@ class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid", title="CreateGame")
     mode: str = Field("coop", description="coop, solo or duel")
     lineup: str = Field("RR", description="One letter a seat: R (Righteous) or E (Evil, duel).")
-    seed: Optional[int] = Field(None, description="The game's seed; random when left out.")
+    seed: Optional[int] = Field(None, ge=0, description=(
+        "The game's seed: for tests, bots-only games and scenarios. Left out, the server draws 128 random "
+        "bits and keeps them secret until the game is over. Refused (`seed_not_allowed`) in a duel with "
+        "people on both sides: whoever picks the seed knows every hidden card."))
     settings: dict[str, Union[bool, int, str]] = Field(default_factory=dict)
     decks: Optional[list[str]] = Field(None, description="Deck ids, one a seat (then the Evil deck in co-op).")
     scenario: Optional[str] = Field(None, description="A duel scenario name: its mode, line-up and settings "
@@ -293,7 +369,13 @@ class CreateGame(BaseModel):
     bots: dict[int, str] = Field(default_factory=dict,
                                  description="Seat -> bot level (random, heuristic); other seats are people.")
     name: Optional[str] = Field(None, max_length=80, description="A title shown in the lobby.")
-    listed: bool = Field(True, description="Show the game in the open-games list while it has a free seat.")
+    listed: bool = Field(True, description="Show the game in the open-games list while it has an open seat.")
+    access: dict[int, Literal["invited", "open"]] = Field(default_factory=dict, description=(
+        "Seat -> `invited` (the default: only the seat's link plays it; never listed; join cannot take it) "
+        "or `open` (listed; the first join takes it, with a fresh token)."))
+    manualAdjust: Optional[Literal["ask", "free", "off"]] = Field(None, description=(
+        "Hand-set Maturity/Humility (`AdjustBadge`): `ask` (a request the other side accepts or declines; "
+        "the default with people on both sides), `free` (applied at once; the default otherwise) or `off`."))
 
 
 class SeatLink(BaseModel):
@@ -332,15 +414,18 @@ class GameSummary(BaseModel):
     created: float
     settings: dict[str, Any]
     seats: list[SeatInfo]
-    open_seats: list[int]
+    open_seats: list[int] = Field(description="Open human seats nobody has taken yet (join can take these).")
+    manualAdjust: Literal["ask", "free", "off"] = "free"
     state_id: Optional[int] = Field(None, description="Where the game is (when it is loaded).")
     round: Optional[int] = None
     result: Optional[dict[str, Any]] = None
+    resumable: bool = Field(True, description="False for a game stored under rules this server no longer plays.")
+    status_note: Optional[str] = Field(None, description="Why the game cannot be resumed (names both rules versions).")
 
 
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", title="JoinRequest")
-    seat: Optional[int] = Field(None, description="The seat wanted; the first free human seat if left out.")
+    seat: Optional[int] = Field(None, description="The seat wanted (an open one); the first open seat if left out.")
     name: Optional[str] = Field(None, max_length=40)
 
 
