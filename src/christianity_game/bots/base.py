@@ -29,6 +29,14 @@ class Bot:
     def choose(self, view: dict[str, Any], actions: list[Action]) -> Action:
         raise NotImplementedError
 
+    def decide(self, game: Game, seat: int, actions: list[Action]) -> Action:
+        """The entry point for drivers that hold the game (play_out, the CLI, the lab, the server).
+
+        By default the bot sees only ``game.view(seat)``. A search bot overrides it and reads the
+        game only through ``determinize`` (worlds consistent with the seat's view).
+        """
+        return self.choose(game.view(seat), actions)
+
 
 class RandomBot(Bot):
     """Picks uniformly among the legal actions."""
@@ -44,19 +52,46 @@ def _heuristic(seed: int, cards: CardSet | None) -> Bot:
     return HeuristicBot(seed, cards)
 
 
+def _search(seed: int, cards: CardSet | None) -> Bot:
+    from .search import make_search_bot
+    return make_search_bot("search", seed, cards)
+
+
 BOTS: dict[str, Callable[[int, CardSet | None], Bot]] = {
     "random": lambda seed, cards: RandomBot(seed, cards),
     "heuristic": _heuristic,
+    "search": _search,
 }
 
 
+def is_bot_name(name: object) -> bool:
+    """Whether ``name`` is a bot level: a key of BOTS, or a search budget such as ``search:50ms``,
+    ``search:1.5s`` or ``search:2000it``."""
+    if not isinstance(name, str):
+        return False
+    if name in BOTS:
+        return True
+    if name.startswith("search:"):
+        from .search import parse_budget
+        try:
+            parse_budget(name)
+        except ValueError:
+            return False
+        return True
+    return False
+
+
 def make_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> Bot:
-    """A bot of the named level; a clear error for an unknown one."""
-    try:
-        factory = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
-    return factory(seed, cards)
+    """A bot of the named level (``search`` takes a budget: ``search:50ms``, ``search:2000it``);
+    a clear error for an unknown one."""
+    factory = BOTS.get(name) if isinstance(name, str) else None
+    if factory is not None:
+        return factory(seed, cards)
+    if is_bot_name(name):
+        from .search import make_search_bot
+        return make_search_bot(name, seed, cards)
+    raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))} "
+                     f"(search takes a budget: search:50ms, search:2000it)")
 
 
 def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int = 20000) -> Game:
@@ -70,6 +105,6 @@ def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int = 20000) -> G
         if len(actions) == 1:
             action = actions[0]
         else:
-            action = bot.choose(game.view(seat), actions)
+            action = bot.decide(game, seat, actions)
         game.apply_unchecked(action) if action in actions else game.apply(action)
     return game

@@ -1,0 +1,112 @@
+"""Determinization: a copy of the game re-dealt consistently with what one seat can see.
+
+A search bot must not read hidden state (DESIGN "Hidden information by construction"). It asks
+``determinize(game, seat, rng)`` for a *world*: a clone in which everything ``seat`` cannot see
+(other seats' hands, every deck's order, other seats' face-down Cost Zone cards, the co-op Evil
+deck below the Foresight cards, the generator's state) is re-dealt at random, and plays that world
+forward with the real engine.
+
+How the re-deal works. Every card keeps its uid and its place; what changes is *which card each
+hidden uid is*. The world gets its own copy of the card table (``defs``: uid -> card; the original
+is shared by clones and stays untouched), and the cards of the hidden uids are dealt out again among
+hidden uids of the same owner (a Righteous seat's cards among that seat's hidden places, the co-op
+Evil deck's among the Evil deck's). So:
+
+- every visible card keeps its uid, its card and its place: a view shows ``uid`` and ``id``
+  together, and both stay true; the marks on places (tapped, face up) stay on their uids;
+- every hidden place keeps its size, and the world holds the same cards as the real game (the same
+  multiset per owner, which the public deck lists and the visible cards determine);
+- the world is a function of the seat's view and ``rng`` alone: the hidden cards are sorted by card
+  id before they are shuffled, so two games that differ only in cards the seat cannot see give the
+  same world for the same ``rng`` state (the uids at hidden places are the same in such games, as
+  they say nothing about the cards).
+
+Permuting uids among places instead would keep each uid's real card, so two such games would give
+worlds with different cards at the same place: a bot's decision would depend on hidden cards.
+
+The clone's action list and event log are emptied (they may name hidden cards); a world is for
+playing forward, not for records.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .rng import Rng
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def shown_uids(view: dict[str, Any]) -> set[int]:
+    """Every uid a view names: cards it shows (``uid``) and the cards and threats of its legal actions."""
+    out: set[int] = set()
+    stack: list[Any] = [view]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            uid = x.get("uid")
+            if isinstance(uid, int):
+                out.add(uid)
+            stack.extend(v for v in x.values() if isinstance(v, (dict, list)))
+        elif isinstance(x, list):
+            stack.extend(v for v in x if isinstance(v, (dict, list)))
+    for action in view.get("pending", ()):
+        for key in ("card", "option", "threat"):
+            value = action.get(key)
+            if isinstance(value, int):
+                out.add(value)
+    return out
+
+
+def hidden_places(game: "Game", seat: int | None) -> list[tuple[list[int], int]]:
+    """Every place holding a card that ``seat`` cannot see, as (zone list, index) pairs.
+
+    The hidden zones are other seats' hands and face-down Cost Zone cards, every deck and the co-op
+    Evil deck; a card there that the seat's view names anyway (a resolved card whose boost is on
+    the stack, the Foresight cards on top of the Evil deck, the options of an open choice) counts as
+    seen and stays. ``seat=None`` is a spectator (sees no hand at all).
+    """
+    st = game.state
+    face_up = st.face_up
+    zones: list[tuple[list[int], bool]] = []     # (zone, only its face-down cards are hidden)
+    for i, sd in enumerate(st.seats):
+        zones.append((sd.deck, False))          # deck order and contents: hidden from everyone
+        if i != seat:
+            zones.append((sd.hand, False))
+            zones.append((sd.cost_zone, True))
+    zones.append((st.evil_deck, False))
+    seen = shown_uids(game.view(seat))
+    c = st.choice
+    if c is not None:
+        # an open choice lists cards by uid (a search of a deck): the chooser sees them, and the
+        # deciding seat never searches while another seat chooses; keep them where they are
+        seen.update(c.options)
+    return [(zone, k) for zone, face_down in zones for k, u in enumerate(zone)
+            if u not in seen and not (face_down and u in face_up)]
+
+
+def determinize(game: "Game", seat: int | None, rng: Rng) -> "Game":
+    """A clone of ``game`` with everything ``seat`` cannot see re-dealt from ``rng`` (see module doc).
+
+    ``rng`` is the caller's generator (a bot's); it is advanced. The clone's own generator is
+    re-seeded from it, so the clone's future draws and shuffles are not the real game's.
+    """
+    world = game.clone()
+    defs = world.defs[:]          # the world's own card table; the original is shared, never changed
+    owner = world.owner
+    groups: dict[int, list[int]] = {}
+    for zone, k in hidden_places(world, seat):
+        uid = zone[k]
+        groups.setdefault(owner[uid], []).append(uid)
+    for key in sorted(groups):
+        uids = groups[key]
+        cards = sorted((defs[u] for u in uids), key=lambda c: c.id)   # no trace of the real deal
+        rng.shuffle(cards)
+        for u, card in zip(uids, cards):
+            defs[u] = card
+    world.defs = defs
+    world.state.rng = Rng(rng.next64())
+    world.actions = []
+    world.log = []
+    return world
