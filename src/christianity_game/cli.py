@@ -284,7 +284,7 @@ class PlaySession:
         if len(actions) == 1:
             action = actions[0]
         else:
-            action = self.bots[seat].choose(game.view(seat), actions)
+            action = self.bots[seat].decide(game, seat, actions)
             if action not in actions:
                 self.console.print(Text(f"{seat_label(seat)}'s bot chose an action that is not legal ({action!r}); "
                                         "it passes instead.", style="red"))
@@ -481,7 +481,7 @@ def play(
     scenario: Annotated[Optional[str], typer.Option(
         help="A duel scenario by name (see `christianity-game scenarios`); sets mode and line-up.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the shuffles: the same seed deals the same game.")] = 7,
-    bot: Annotated[str, typer.Option(help="Bot level for bot seats: heuristic or random.")] = "heuristic",
+    bot: Annotated[str, typer.Option(help="Bot level for bot seats: heuristic, random, search or search:<budget> (search:50ms, search:2000it).")] = "heuristic",
     bots: Annotated[Optional[str], typer.Option(
         help="Seats played by bots, numbered from 1, e.g. 2 or 1,2. Default: every seat is a person (hot-seat).")] = None,
     all_bots: Annotated[bool, typer.Option("--all-bots", help="Bots play every seat (watch a game).")] = False,
@@ -549,7 +549,7 @@ def simulate(
     scenario: Annotated[Optional[str], typer.Option(help="A duel scenario by name; sets mode and line-up.")] = None,
     games: Annotated[int, typer.Option(help="How many games to play.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the run (each game's seed is derived from it).")] = 0,
-    bots: Annotated[str, typer.Option(help="Bot level for every seat, or one a seat: heuristic,random.")] = "heuristic",
+    bots: Annotated[str, typer.Option(help="Bot level for every seat, or one a seat: heuristic,random,search (search:50ms, search:2000it).")] = "heuristic",
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="A setting as key=value (repeatable).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print only JSON on stdout.")] = False,
 ) -> None:
@@ -570,7 +570,7 @@ def simulate(
         _fail(str(exc))
     levels = [b.strip() for b in bots.split(",") if b.strip()]
     if not levels:
-        _fail("--bots needs a bot level: heuristic or random")
+        _fail("--bots needs a bot level: heuristic, random or search")
     if len(levels) not in (1, len(lineup)):
         _fail(f"--bots takes one level for every seat or one a seat ({len(lineup)}), not {len(levels)}")
     for level in levels:
@@ -659,7 +659,7 @@ def lab(
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", help="A setting and its values to compare (repeatable): evilInterrupt=0,1 soloFee=1,2,3.")] = None,
     bots: Annotated[Optional[list[str]], typer.Option(
-        help="Bots: one level for every seat or one a seat (heuristic,random); repeat to compare. "
+        help="Bots: one level for every seat or one a seat (heuristic, random, search, search:50ms, search:300it); repeat to compare. "
              "Default: heuristic.")] = None,
     games: Annotated[int, typer.Option(help="Games a cell.")] = 1000,
     seed: Annotated[int, typer.Option(help="Run seed: game i of every cell has seed game_seed(seed, i).")] = 0,
