@@ -1,0 +1,329 @@
+"""The fixed action space of the learning environment: ``Discrete(ACTION_COUNT)``.
+
+Every action the engine can offer a seat has one index, and index ``i`` means the same thing in
+every game: an action that names a card names it by its printed card (its place in
+:data:`CARD_IDS`, the sorted card ids of the starter set) and, where a seat may hold several
+copies, by the copy's order among those copies in its zone; threats, Habituals that hold the seat
+and the options of an open choice are named by their slot (their place in the seat's view). No
+index ever names a per-game ``uid``.
+
+The index blocks, in order (``docs/env.md`` lists them with their sizes):
+
+* ``pass``                                          :class:`Pass`
+* ``lay``     card, copy                            :class:`LayCostZone` (a card from the hand)
+* ``play``    zone (hand, Cost Zone face up), card, copy, threat reference, target seat
+                                                    :class:`PlayCard` (only the variants the
+                                                    card's kind allows)
+* ``resist``  threat slot or held slot, amount      :class:`Resist`
+* ``boost``   boost index, payer, target seat       :class:`TakeBoost`
+* ``use`` / ``buy`` / ``pick``  ability (target)    :class:`UseAbility`, :class:`BuyAbility`,
+                                                    :class:`ChooseAbility`
+* ``reward``  reward, target seat                   :class:`ChooseReward`
+* ``choose``  option slot                           :class:`Choose`
+
+:func:`encode` and :func:`decode` are pure functions of an action (or an index) and an
+:class:`ActionContext`: what the seat's view shows of its hand, Cost Zone, the pending threats,
+the Habituals that hold it and the open choice. :meth:`ActionContext.from_view` builds it from a
+view; :meth:`ActionContext.from_game` reads the same facts straight from a game, faster.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Iterable
+
+from ..cards import starter_set
+from ..engine.actions import (
+    Action, BuyAbility, Choose, ChooseAbility, ChooseReward, LayCostZone, Pass, PlayCard, Resist, TakeBoost,
+    UseAbility,
+)
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+
+#: Seats at a table the space covers (co-op takes 1 to 6 seats; a duel up to 6 seats in all).
+MAX_SEATS = 6
+#: The Maturity Abilities (RULES A-1), in the engine's names.
+ABILITIES: tuple[str, ...] = ("benevolence", "brotherly_love", "restoration", "deliverance", "vibrancy",
+                              "cost_zone_power", "speed", "foresight")
+#: Duel micro-rewards (D-MR-5) and micro-boosts (D-MB-3).
+REWARDS: tuple[str, ...] = ("draw", "untap", "flip", "destroy", "humility")
+#: Pending-threat slots an action may name: a co-op Evil phase plays at most 5 threats (CO-4), and
+#: a duel answers only the first pending threat (D-INT-4).
+THREAT_SLOTS = 5
+
+_CARDS = starter_set()
+#: Every printed card of the starter set, sorted: the card's index in this tuple names it.
+CARD_IDS: tuple[str, ...] = tuple(sorted(_CARDS.cards))
+CARD_INDEX: dict[str, int] = {cid: i for i, cid in enumerate(CARD_IDS)}
+#: Copies of a card one seat may hold: the most copies of it in any one deck (a seat only ever
+#: holds cards of its own deck).
+COPIES: dict[str, int] = {cid: 1 for cid in CARD_IDS}
+for _deck in _CARDS.decks.values():
+    for _cid, _n in Counter(_deck.cards).items():
+        COPIES[_cid] = max(COPIES[_cid], _n)
+_EVIL_DECK_HABITUALS = {d.id: sum(1 for c in d.cards if _CARDS.cards[c].kind == "evil_habitual")
+                        for d in _CARDS.decks.values() if d.side == "evil"}
+#: Habitual slots of a seat (its ``held`` list): every Evil Habitual of the table could hold one
+#: seat: the co-op Evil deck's, or those of up to ``MAX_SEATS - 1`` duel Evil decks.
+HELD_SLOTS = max(_EVIL_DECK_HABITUALS.get("evil", 0),
+                 (MAX_SEATS - 1) * _EVIL_DECK_HABITUALS.get("duel-evil", max(_EVIL_DECK_HABITUALS.values())))
+#: The largest deck: no seat owns more cards, so no Cost Zone pays more than this.
+MAX_DECK = max(len(d.cards) for d in _CARDS.decks.values())
+#: Resistance amounts 0..MAX_AMOUNT (rotating Cost Zone cards: at most a whole Cost Zone).
+MAX_AMOUNT = MAX_DECK
+#: Option slots of an open choice: a seat's own cards (discard, overflow, search) or the
+#: Habituals in play (Deliverance, the duel's destroy reward).
+CHOICE_SLOTS = max(MAX_DECK, HELD_SLOTS)
+#: Boosts on one card.
+BOOST_SLOTS = max(2, max(len(c.boosts) for c in _CARDS.cards.values()))
+ZONES: tuple[str, ...] = ("hand", "cost_zone")
+
+Key = tuple[Any, ...]
+
+
+def _play_variants(cid: str) -> list[tuple[Key | None, int | None]]:
+    """(threat reference, target seat) pairs a :class:`PlayCard` of this card may carry."""
+    card = _CARDS.cards[cid]
+    seats: list[int | None] = list(range(MAX_SEATS)) if card.aims_at_mate else [None]
+    if card.kind == "resistance":
+        refs: list[Key | None] = [None]
+        refs += [("threat", t) for t in range(THREAT_SLOTS)]
+        refs += [("held", h) for h in range(HELD_SLOTS)]
+        return [(r, s) for r in refs for s in seats]
+    if card.is_threat:   # a duel Evil seat aims every threat at a Righteous seat (D-INT-1)
+        return [(None, s) for s in range(MAX_SEATS)]
+    return [(None, s) for s in seats]
+
+
+def _catalogue() -> list[Key]:
+    keys: list[Key] = [("pass",)]
+    for cid in CARD_IDS:
+        keys += [("lay", CARD_INDEX[cid], k) for k in range(COPIES[cid])]
+    for zone in ZONES:
+        for cid in CARD_IDS:
+            for k in range(COPIES[cid]):
+                keys += [("play", zone, CARD_INDEX[cid], k, ref, to) for ref, to in _play_variants(cid)]
+    refs: list[Key] = [("threat", t) for t in range(THREAT_SLOTS)] + [("held", h) for h in range(HELD_SLOTS)]
+    keys += [("resist", ref, n) for ref in refs for n in range(MAX_AMOUNT + 1)]
+    targets: list[int | None] = [None, *range(MAX_SEATS)]
+    keys += [("boost", i, p, to) for i in range(BOOST_SLOTS) for p in range(MAX_SEATS) for to in targets]
+    keys += [("use", a, to) for a in ABILITIES for to in targets]
+    keys += [("buy", a) for a in ABILITIES]
+    keys += [("pick", a) for a in ABILITIES]
+    keys += [("reward", r, to) for r in REWARDS for to in targets]
+    keys += [("choose", o) for o in range(CHOICE_SLOTS)]
+    return keys
+
+
+#: index -> what it means (a tuple; see the module docstring)
+ACTION_KEYS: tuple[Key, ...] = tuple(_catalogue())
+#: what it means -> index
+ACTION_INDEX: dict[Key, int] = {k: i for i, k in enumerate(ACTION_KEYS)}
+ACTION_COUNT = len(ACTION_KEYS)
+assert len(ACTION_INDEX) == ACTION_COUNT, "the action catalogue repeats a key"
+
+
+class ActionNotCovered(ValueError):
+    """An engine action (or an index) that the fixed action space cannot express here."""
+
+
+class ActionContext:
+    """What a seat sees that gives slots and copies their meaning: its hand and Cost Zone (in
+    order, with card ids), the pending threats, the Habituals that hold it, the open choice."""
+
+    __slots__ = ("seat", "hand", "cost_zone", "threats", "held", "options", "_refs", "_uids")
+
+    def __init__(self, seat: int, hand: Iterable[tuple[int, str]], cost_zone: Iterable[tuple[int, str, bool]],
+                 threats: Iterable[int], held: Iterable[int], options: Iterable[int]) -> None:
+        self.seat = seat
+        self.hand = tuple(hand)                #: (uid, card id), hand order
+        self.cost_zone = tuple(cost_zone)      #: (uid, card id, face up), Cost Zone order
+        self.threats = tuple(threats)          #: uids of the pending threats, in the view's order
+        self.held = tuple(held)                #: uids of the Evil Habituals that hold the seat
+        self.options = tuple(options)          #: uids of the open choice's options
+        self._refs: dict[int, tuple[str, int, int]] | None = None
+        self._uids: dict[tuple[str, int, int], int] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ActionContext) and all(
+            getattr(self, n) == getattr(other, n) for n in ("seat", "hand", "cost_zone", "threats", "held", "options"))
+
+    def __repr__(self) -> str:
+        return (f"<ActionContext seat={self.seat} hand={len(self.hand)} cost_zone={len(self.cost_zone)} "
+                f"threats={len(self.threats)} held={len(self.held)} options={len(self.options)}>")
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> "ActionContext":
+        """The context of the viewer of ``view`` (``Game.view(seat)``)."""
+        seat = view["viewer"]
+        me = view["seats"][seat]
+        choice = view.get("choice")
+        return cls(seat,
+                   [(c["uid"], c["id"]) for c in me["hand"]],
+                   [(c["uid"], c["id"], c["face_up"]) for c in me["cost_zone"]],
+                   [t["uid"] for t in view["threats"]],
+                   [c["uid"] for c in me["held"]],
+                   [c["uid"] for c in choice["options"]] if choice else [])
+
+    @classmethod
+    def from_game(cls, game: "Game", seat: int) -> "ActionContext":
+        """The same facts as :meth:`from_view`, read from the game without building a view.
+        It reads only the seat's own zones and the public threats and choice."""
+        st = game.state
+        sd = st.seats[seat]
+        defs = game.defs
+        face_up = st.face_up
+        choice = st.choice
+        return cls(seat,
+                   [(u, defs[u].id) for u in sd.hand],
+                   [(u, defs[u].id, u in face_up) for u in sd.cost_zone],
+                   [t.uid for t in st.threats],
+                   sd.held,
+                   choice.options if choice is not None and choice.seat == seat else ())
+
+    # --- uid <-> (zone, card index, copy)
+    def _build(self) -> None:
+        refs: dict[int, tuple[str, int, int]] = {}
+        seen: Counter[tuple[str, str]] = Counter()
+        for uid, cid in self.hand:
+            refs[uid] = ("hand", CARD_INDEX.get(cid, -1), seen[("hand", cid)])
+            seen[("hand", cid)] += 1
+        for uid, cid, up in self.cost_zone:
+            if up:
+                refs[uid] = ("cost_zone", CARD_INDEX.get(cid, -1), seen[("cost_zone", cid)])
+                seen[("cost_zone", cid)] += 1
+        self._refs = refs
+        self._uids = {v: k for k, v in refs.items()}
+
+    def card_ref(self, uid: int) -> tuple[str, int, int]:
+        """(zone, card index, copy) of one of the seat's playable cards."""
+        if self._refs is None:
+            self._build()
+        assert self._refs is not None
+        try:
+            return self._refs[uid]
+        except KeyError:
+            raise ActionNotCovered(f"card {uid} is not in seat {self.seat}'s hand or face up in its Cost Zone") from None
+
+    def card_uid(self, zone: str, index: int, copy: int) -> int:
+        """The uid of the ``copy``-th copy of card ``index`` in ``zone`` (hand, or face-up Cost Zone)."""
+        if self._uids is None:
+            self._build()
+        assert self._uids is not None
+        try:
+            return self._uids[(zone, index, copy)]
+        except KeyError:
+            raise ActionNotCovered(f"seat {self.seat} has no copy {copy} of {CARD_IDS[index]} in its {zone}") from None
+
+    def threat_ref(self, uid: int) -> Key:
+        if uid in self.threats:
+            return ("threat", self.threats.index(uid))
+        if uid in self.held:
+            return ("held", self.held.index(uid))
+        raise ActionNotCovered(f"{uid} is neither a pending threat nor a Habitual holding seat {self.seat}")
+
+    def threat_uid(self, ref: Key) -> int:
+        kind, slot = ref
+        pool = self.threats if kind == "threat" else self.held
+        if slot >= len(pool):
+            raise ActionNotCovered(f"there is no {kind} in slot {slot}")
+        return pool[slot]
+
+
+def _index(key: Key, action: Action) -> int:
+    try:
+        return ACTION_INDEX[key]
+    except KeyError:
+        raise ActionNotCovered(f"{action!r} ({key!r}) is outside the fixed action space") from None
+
+
+def action_key(action: Action, ctx: ActionContext) -> Key:
+    """What ``action`` means in the fixed space, in the seat's own terms (no uid)."""
+    if isinstance(action, Pass):
+        return ("pass",)
+    if isinstance(action, LayCostZone):
+        zone, index, copy = ctx.card_ref(action.card)
+        return ("lay", index, copy)
+    if isinstance(action, PlayCard):
+        zone, index, copy = ctx.card_ref(action.card)
+        ref = None if action.threat is None else ctx.threat_ref(action.threat)
+        return ("play", zone, index, copy, ref, action.to_seat)
+    if isinstance(action, Resist):
+        return ("resist", ctx.threat_ref(action.threat), action.amount)
+    if isinstance(action, TakeBoost):
+        return ("boost", action.index, action.payer, action.to_seat)
+    if isinstance(action, UseAbility):
+        return ("use", action.ability, action.to_seat)
+    if isinstance(action, BuyAbility):
+        return ("buy", action.ability)
+    if isinstance(action, ChooseAbility):
+        return ("pick", action.ability)
+    if isinstance(action, ChooseReward):
+        return ("reward", action.reward, action.to_seat)
+    if isinstance(action, Choose):
+        if action.option not in ctx.options:
+            raise ActionNotCovered(f"{action.option} is not an option of seat {ctx.seat}'s open choice")
+        return ("choose", ctx.options.index(action.option))
+    raise ActionNotCovered(f"{action!r} is not offered by legal_actions and has no index")
+
+
+def encode(action: Action, ctx: ActionContext) -> int:
+    """The index of ``action`` (an action of seat ``ctx.seat``). Pure: same inputs, same index."""
+    return _index(action_key(action, ctx), action)
+
+
+def decode(index: int, ctx: ActionContext) -> Action:
+    """The engine action that index ``index`` names for seat ``ctx.seat`` (which may or may not
+    be legal now). Pure; ``decode(encode(a, ctx), ctx) == a``."""
+    if not 0 <= index < ACTION_COUNT:
+        raise ActionNotCovered(f"action index {index} is outside 0..{ACTION_COUNT - 1}")
+    key = ACTION_KEYS[index]
+    seat = ctx.seat
+    kind = key[0]
+    if kind == "pass":
+        return Pass(seat)
+    if kind == "lay":
+        return LayCostZone(seat, ctx.card_uid("hand", key[1], key[2]))
+    if kind == "play":
+        _, zone, card, copy, ref, to = key
+        threat = None if ref is None else ctx.threat_uid(ref)
+        return PlayCard(seat, ctx.card_uid(zone, card, copy), threat, to)
+    if kind == "resist":
+        return Resist(seat, ctx.threat_uid(key[1]), key[2])
+    if kind == "boost":
+        return TakeBoost(seat, key[1], key[2], key[3])
+    if kind == "use":
+        return UseAbility(seat, key[1], key[2])
+    if kind == "buy":
+        return BuyAbility(seat, key[1])
+    if kind == "pick":
+        return ChooseAbility(seat, key[1])
+    if kind == "reward":
+        return ChooseReward(seat, key[1], key[2])
+    slot = key[1]
+    if slot >= len(ctx.options):
+        raise ActionNotCovered(f"the open choice has no option in slot {slot}")
+    return Choose(seat, ctx.options[slot])
+
+
+def describe(index: int) -> str:
+    """A readable name for an index, e.g. ``play hand stand-firm#0 threat:0``."""
+    key = ACTION_KEYS[index]
+    kind = key[0]
+    if kind == "lay":
+        return f"lay {CARD_IDS[key[1]]}#{key[2]}"
+    if kind == "play":
+        _, zone, card, copy, ref, to = key
+        text = f"play {zone} {CARD_IDS[card]}#{copy}"
+        if ref is not None:
+            text += f" {ref[0]}:{ref[1]}"
+        return text + ("" if to is None else f" to:{to}")
+    if kind == "resist":
+        return f"resist {key[1][0]}:{key[1][1]} amount:{key[2]}"
+    return " ".join(str(p) for p in key if p is not None)
+
+
+def block_sizes() -> dict[str, int]:
+    """How many indexes each kind of action takes (for the docs and the tests)."""
+    return dict(Counter(k[0] for k in ACTION_KEYS))

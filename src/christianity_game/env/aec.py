@@ -1,0 +1,239 @@
+"""The game as a PettingZoo ``AECEnv``: co-op, solo and duel, every seat an agent or a bot.
+
+Agents are named ``seat_<n>``. The agent to act is the seat the game waits for; seats given to
+bots are played inside :meth:`ChristianityEnv.step` until an agent's decision comes up. Rewards
+are +1 / -1 for each agent's side at the end of the game and 0 otherwise; a duel that reaches its
+turn cap is truncated (reward 0; ``info`` still carries the stalemate score and its verdict).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..bots import Bot, make_bot
+from ..engine.actions import Action
+from ..engine.game import Game
+from ..engine.settings import Settings
+from .actions import ACTION_COUNT, MAX_SEATS, ActionContext, encode
+from .observation import encode_facts, facts_from_game, observation_space
+
+#: The duel's turn cap when the settings give none (duels have no round limit, D-W-R).
+DEFAULT_DUEL_MAX_TURNS = 200
+TURN_CAP_REASON = "turn cap"
+
+
+def agent_name(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+class ChristianityEnv(AECEnv):  # type: ignore[misc]
+    """The Christianity Strategy Card Game as an agent-environment-cycle environment.
+
+    * ``mode``: ``coop``, ``solo`` or ``duel``; ``lineup``: one letter a seat (``R``/``E``).
+    * ``settings``: table settings (:class:`~christianity_game.Settings`); in a duel without a
+      ``max_turns`` the env sets :data:`DEFAULT_DUEL_MAX_TURNS`.
+    * ``bots``: seats played by the project's bots, ``{seat: "heuristic" | "random" | Bot}``;
+      every other seat is an agent. A bot named by level is re-made at each reset, seeded from
+      the game's seed, so ``reset(seed=...)`` reproduces the whole game.
+    * ``checked``: apply actions with the engine's validating ``Game.apply`` (default) or its
+      unchecked fast path (the index was already checked against the mask).
+    """
+
+    metadata = {"name": "christianity_game_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, mode: str = "coop", lineup: str = "RR", settings: Settings | None = None,
+                 bots: Mapping[int, str | Bot] | None = None, checked: bool = True,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        settings = settings or Settings()
+        if mode == "duel" and settings.max_turns == 0:
+            settings = settings.updated({"max_turns": DEFAULT_DUEL_MAX_TURNS})
+        Game.new(mode=mode, lineup=lineup, seed=0, settings=settings)   # refuse a bad table now
+        if len(lineup) > MAX_SEATS:
+            raise ValueError(f"the environment takes at most {MAX_SEATS} seats, not {len(lineup)}")
+        self.bots_spec: dict[int, str | Bot] = dict(bots or {})
+        for seat in self.bots_spec:
+            if not 0 <= seat < len(lineup):
+                raise ValueError(f"there is no seat {seat} for a bot in line-up {lineup}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.mode = mode
+        self.lineup = lineup.upper()
+        self.settings = settings
+        self.checked = checked
+        self.render_mode = render_mode
+        self.possible_agents = [agent_name(s) for s in range(len(lineup)) if s not in self.bots_spec]
+        if not self.possible_agents:
+            raise ValueError("every seat is a bot: leave at least one seat to an agent")
+        self.seat_of = {agent_name(s): s for s in range(len(lineup))}
+        obs_space = observation_space()
+        act_space = spaces.Discrete(ACTION_COUNT)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._seeder = np.random.default_rng()
+        self.game: Game | None = None
+        self.seed_used: int | None = None
+        self._bots: dict[int, Bot] = {}
+        self._table: tuple[int, int, dict[int, Action], np.ndarray] | None = None
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ life cycle
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game. ``seed`` fixes the deal, every shuffle and every bot: the same seed and the
+        same agent actions give the same game."""
+        if seed is not None:
+            self._seeder = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._seeder.integers(0, 2**31 - 1))
+        self.seed_used = game_seed
+        self.game = Game.new(mode=self.mode, lineup=self.lineup, seed=game_seed, settings=self.settings)
+        self._bots = {seat: (make_bot(b, seed=game_seed * 7919 + seat) if isinstance(b, str) else b)
+                      for seat, b in self.bots_spec.items()}
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._table = None
+        self._play_bots()
+        self._after_move()
+
+    def close(self) -> None:
+        self.game = None
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        g = self.game
+        r, e = g.score
+        lines = [f"{g.mode.name} {g.lineup} round {g.round} seat {g.turn_seat} {g.phase}  score R{r} E{e}"]
+        for seat, s in enumerate(g.view(None)["seats"]):
+            lines.append(f"  seat {seat} {s['side']}: H{s['humility']} L{s['maturity']} hand {s['hand_size']} "
+                         f"cost zone {len(s['cost_zone'])} held {len(s['held'])}")
+        if g.result is not None:
+            lines.append(f"  over: {g.result.winner} ({g.result.reason})")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ decisions
+    def _decision(self) -> tuple[int, int, dict[int, Action], np.ndarray]:
+        """(state_id, seat, index -> legal action, mask) of the decision the game waits for."""
+        game = self.game
+        assert game is not None
+        state_id = game.state_id
+        if self._table is not None and self._table[0] == state_id:
+            return self._table
+        mask = np.zeros(ACTION_COUNT, np.int8)
+        by_index: dict[int, Action] = {}
+        pending = game.pending
+        seat = pending[0][0] if pending else -1
+        if pending:
+            ctx = ActionContext.from_game(game, seat)
+            for action in pending[0][1]:
+                i = encode(action, ctx)
+                assert i not in by_index, f"two legal actions share index {i}: {by_index[i]!r}, {action!r}"
+                by_index[i] = action
+                mask[i] = 1
+        self._table = (state_id, seat, by_index, mask)
+        return self._table
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """The mask of legal indexes for ``agent`` (all zeros when it is not its decision)."""
+        state_id, seat, _, mask = self._decision()
+        if seat == self.seat_of[agent]:
+            return mask
+        return np.zeros(ACTION_COUNT, np.int8)
+
+    def legal_action(self, index: int) -> Action:
+        """The engine action behind ``index`` for the agent to act (``ValueError`` if masked out)."""
+        _, _, by_index, _ = self._decision()
+        try:
+            return by_index[int(index)]
+        except KeyError:
+            raise ValueError(f"action {index} is not legal for {self.agent_selection} now") from None
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self.game
+        assert game is not None
+        seat = self.seat_of[agent]
+        return encode_facts(facts_from_game(game, seat), self.action_mask(agent).copy())
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is still playing: give an action index, not None")
+        game = self.game
+        assert game is not None
+        engine_action = self.legal_action(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        if self.checked:
+            game.apply(engine_action)
+        else:
+            game.apply_unchecked(engine_action)
+        self._play_bots()
+        self._after_move()
+        self._accumulate_rewards()
+
+    # ------------------------------------------------------------------ inside a step
+    def _play_bots(self) -> None:
+        """Let bot seats take their decisions until an agent's comes up or the game ends."""
+        game = self.game
+        assert game is not None
+        while game.result is None:
+            pending = game.pending
+            if not pending:
+                break
+            seat, actions = pending[0]
+            bot = self._bots.get(seat)
+            if bot is None:
+                break
+            action = actions[0] if len(actions) == 1 else bot.choose(game.view(seat), actions)
+            game.apply(action)
+
+    def _after_move(self) -> None:
+        game = self.game
+        assert game is not None
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        result = game.result
+        if result is None:
+            pending = game.pending
+            if pending:
+                self.agent_selection = agent_name(pending[0][0])
+                return
+            raise RuntimeError("the game waits for nobody and is not over")   # the engine contract
+        capped = result.reason.startswith(TURN_CAP_REASON)
+        info = {"winner": result.winner, "reason": result.reason, "score": tuple(game.score),
+                "round": game.round, "turn_cap": capped}
+        for a in self.agents:
+            side = "righteous" if self.lineup[self.seat_of[a]] == "R" else "evil"
+            if capped:
+                self.truncations[a] = True
+            else:
+                self.terminations[a] = True
+                self.rewards[a] = 1.0 if side == result.winner else -1.0
+            self.infos[a] = dict(info)
+        if getattr(self, "agent_selection", None) not in self.agents:
+            self.agent_selection = self.agents[0]
+
+
+def env(**kwargs: Any) -> ChristianityEnv:
+    """A new :class:`ChristianityEnv` (PettingZoo's ``env()`` convention)."""
+    return ChristianityEnv(**kwargs)
+
+
+raw_env = env

@@ -1,0 +1,293 @@
+"""Observations of the learning environment: a seat's view as a ``Dict`` of fixed-size arrays.
+
+Two readers produce the same :class:`SeatFacts` (and so the same arrays):
+
+* :func:`facts_from_view` reads ``Game.view(seat)``, the engine's hidden-information boundary;
+* :func:`facts_from_game` reads the same facts straight from the game, several times faster, and
+  only what the seat may see: its own hand and Cost Zone, face-up cards, public zones and
+  counts. The tests check that both agree, state after state, and that swapping cards the seat
+  cannot see never changes its observation.
+
+Field by field documentation: ``docs/env.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from gymnasium import spaces
+
+from .actions import ABILITIES, ACTION_COUNT, CARD_INDEX, CHOICE_SLOTS, MAX_SEATS, ActionContext, encode
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+
+CARDS = len(CARD_INDEX)
+PHASES: tuple[str, ...] = ("draw", "cost_zone", "evil", "resistance", "main", "end", "over")
+CHOICE_PURPOSES: tuple[str, ...] = ("overflow", "discard", "search", "deliverance", "destroy")
+STACK_KINDS: tuple[str, ...] = ("card", "boost", "threat")
+#: Pending threats and stack items shown (the first ones; ``table`` counts them all).
+THREAT_ROWS = 16
+STACK_ROWS = 16
+SEAT_FIELDS: tuple[str, ...] = (
+    "present", "viewer", "righteous", "evil", "humility", "maturity", "hand_size", "deck_size",
+    "cost_zone_size", "untapped", "face_up", "habituals_in_play", "habituals_held", "discard_size",
+    "turn_seat", "decider",
+)
+THREAT_FIELDS: tuple[str, ...] = ("present", "card", "target", "by", "resistance", "paid", "remaining")
+STACK_FIELDS: tuple[str, ...] = ("present", "card", "kind", "controller", "to_seat", "boost", "target")
+TABLE_FIELDS: tuple[str, ...] = (
+    "round", "max_rounds", "turn_seat", "score_righteous", "score_evil", "resisted_pile", "failed_pile",
+    "evil_deck_size", "team_level", "choosing_ability", "clearing_open", "threats", "stack", "field",
+)
+CHOICE_FIELDS: tuple[str, ...] = ("open", "count", "minimum") + CHOICE_PURPOSES
+DUEL_FIELDS: tuple[str, ...] = (
+    "duel", "chain_count", "chain_target", "chain_last", "chain_single_target", "failed_temptations",
+    "rewards", "phase_plays", "boost_every", "answering", "righteous_clock", "evil_clock",
+    "evil_clock_righteous_turns", "evil_limit", "evil_habituals_in_play", "rewards_pending", "my_reward_pending",
+)
+DUEL_SEAT_FIELDS: tuple[str, ...] = ("plays_this_turn", "streak", "dominance", "next_discount")
+HIGH = 10_000   # a bound no count of a game reaches
+
+
+@dataclass
+class SeatFacts:
+    """What one seat sees, as plain Python values (card ids, never uids of hidden cards)."""
+
+    viewer: int
+    phase: str
+    round: int
+    max_rounds: int
+    turn_seat: int
+    decider: int
+    score: tuple[int, int]
+    seats: list[tuple[int, ...]]          #: per seat: the numbers of SEAT_FIELDS[2:] minus turn/decider
+    hand: list[str]                       #: the viewer's hand
+    cost_zone: list[tuple[str, bool, bool]]   #: the viewer's Cost Zone: (id, tapped, face up)
+    face_up: list[list[str]]              #: per seat: its face-up Cost Zone cards
+    habituals: list[list[str]]            #: per seat: Righteous Habituals in play and Evil ones held
+    field: list[str]
+    threats: list[tuple[int, ...]]        #: (card, target, by, resistance, paid, remaining)
+    stack: list[tuple[int, ...]]          #: (card, kind, controller, to_seat, boost, target)
+    piles: tuple[int, int]
+    evil_deck_size: int
+    abilities_held: list[str]
+    abilities_charged: list[str]
+    team_level: int
+    choosing: bool
+    clearing: bool
+    choice: tuple[str, int, int, list[str]] | None   #: purpose, count, minimum, option ids
+    duel: dict[str, Any] | None
+
+
+def _plus1(x: int | None) -> int:
+    return 0 if x is None else x + 1
+
+
+def facts_from_view(view: dict[str, Any]) -> SeatFacts:
+    """The facts of ``Game.view(seat)`` (the reference reader)."""
+    viewer = view["viewer"]
+    seats, face_up, habituals = [], [], []
+    for s in view["seats"]:
+        seats.append((int(s["side"] == "righteous"), int(s["side"] == "evil"), s["humility"], s["maturity"],
+                      s["hand_size"], s["deck_size"], len(s["cost_zone"]), s["untapped"],
+                      sum(1 for c in s["cost_zone"] if c["face_up"]), len(s["in_play"]), len(s["held"]),
+                      len(s["discard"])))
+        face_up.append([c["id"] for c in s["cost_zone"] if c["face_up"]])
+        habituals.append([c["id"] for c in s["in_play"]] + [c["id"] for c in s["held"]])
+    me = view["seats"][viewer]
+    threats = [(CARD_INDEX[t["id"]], t["target"], _plus1(t["by"]), t["resistance"], t["paid"], t["remaining"])
+               for t in view["threats"]]
+    stack = [(CARD_INDEX[i["id"]], STACK_KINDS.index(i["item"]), i["controller"], _plus1(i["to_seat"]),
+              _plus1(i.get("boost")), _plus1(i.get("target"))) for i in view["stack"]]
+    c = view["choice"]
+    ab = view["abilities"]
+    return SeatFacts(
+        viewer=viewer, phase=view["phase"], round=view["round"], max_rounds=view["max_rounds"] or 0,
+        turn_seat=view["turn_seat"], decider=-1 if view["decider"] is None else view["decider"],
+        score=(view["score"][0], view["score"][1]), seats=seats,
+        hand=[x["id"] for x in me["hand"]],
+        cost_zone=[(x["id"], x["tapped"], x["face_up"]) for x in me["cost_zone"]],
+        face_up=face_up, habituals=habituals, field=[x["id"] for x in view["field"]],
+        threats=threats, stack=stack,
+        piles=(len(view["piles"]["resisted"]), len(view["piles"]["failed"])),
+        evil_deck_size=view["evil_deck_size"], abilities_held=list(ab["held"]), abilities_charged=list(ab["charged"]),
+        team_level=ab["team_level"], choosing=bool(ab["choosing"]), clearing=view["clearing"] is not None,
+        choice=None if c is None else (c["purpose"], c["count"], c["minimum"], [o["id"] for o in c["options"]]),
+        duel=view["duel"],
+    )
+
+
+def facts_from_game(game: "Game", viewer: int) -> SeatFacts:
+    """The same facts as ``facts_from_view(game.view(viewer))``, read from the game directly.
+
+    Reads only what ``view(viewer)`` shows: other seats' hands and face-down Cost Zone cards
+    only as counts, no deck but its size, never the generator."""
+    st = game.state
+    defs = game.defs
+    tapped, up = st.tapped, st.face_up
+    seats, face_up, habituals = [], [], []
+    for sd in st.seats:
+        cz = sd.cost_zone
+        ups = [defs[u].id for u in cz if u in up]
+        seats.append((int(sd.side == "righteous"), int(sd.side == "evil"), sd.humility, sd.maturity,
+                      len(sd.hand), len(sd.deck), len(cz), sum(1 for u in cz if u not in tapped), len(ups),
+                      len(sd.in_play), len(sd.held), len(sd.discard)))
+        face_up.append(ups)
+        habituals.append([defs[u].id for u in sd.in_play] + [defs[u].id for u in sd.held])
+    me = st.seats[viewer]
+    threats = []
+    for t in st.threats:   # remaining: what resisting still takes (the target's Habituals may discount it)
+        target = st.seats[t.target]
+        discount = sum(defs[u].passive.resist_discount for u in target.in_play + target.held)
+        threats.append((CARD_INDEX[defs[t.uid].id], t.target, _plus1(t.by), t.resistance, t.paid,
+                        max(0, t.resistance - discount - t.paid)))
+    stack = [(CARD_INDEX[defs[i.uid].id], STACK_KINDS.index(i.kind), i.controller, _plus1(i.to_seat),
+              _plus1(i.boost if i.kind == "boost" else None), _plus1(i.threat if i.kind == "threat" else None))
+             for i in st.stack]
+    c = st.choice
+    choice = None
+    if c is not None and c.seat == viewer:
+        choice = (c.purpose, c.count, max(0, c.minimum), [defs[u].id for u in c.options])
+    decider = game.pending[0][0] if st.result is None and game.pending else -1
+    mode = game.mode
+    return SeatFacts(
+        viewer=viewer, phase=game.phase, round=st.round,
+        max_rounds=game.settings.max_rounds if mode.has_round_limit else 0,
+        turn_seat=game.turn_seat, decider=decider, score=game.score, seats=seats,
+        hand=[defs[u].id for u in me.hand],
+        cost_zone=[(defs[u].id, u in tapped, u in up) for u in me.cost_zone],
+        face_up=face_up, habituals=habituals, field=[defs[u].id for u in st.field],
+        threats=threats, stack=stack, piles=(len(st.resisted), len(st.failed)),
+        evil_deck_size=len(st.evil_deck), abilities_held=list(st.abilities), abilities_charged=sorted(st.charged),
+        team_level=st.team_level, choosing=st.ability_picks > 0, clearing=st.clearing is not None,
+        choice=choice, duel=game.duel_view() if st.duel is not None else None,  # type: ignore[attr-defined]
+    )
+
+
+def action_mask_of(game: "Game", seat: int) -> np.ndarray:
+    """The action mask of ``seat`` now: 1 at the index of each of its legal actions."""
+    mask = np.zeros(ACTION_COUNT, np.int8)
+    actions = game.legal_actions(seat)
+    if actions:
+        ctx = ActionContext.from_game(game, seat)
+        for action in actions:
+            mask[encode(action, ctx)] = 1
+    return mask
+
+
+def observation_of(game: "Game", seat: int) -> dict[str, np.ndarray]:
+    """The observation ``seat`` gets in ``game`` (what :meth:`ChristianityEnv.observe` returns)."""
+    return encode_facts(facts_from_game(game, seat), action_mask_of(game, seat))
+
+
+def observation_space(action_count: int = ACTION_COUNT) -> spaces.Dict:
+    """The observation space of every agent."""
+    def box(shape: tuple[int, ...], low: int = 0, high: int = HIGH, dtype: Any = np.int16) -> spaces.Box:
+        return spaces.Box(low=low, high=high, shape=shape, dtype=dtype)
+
+    return spaces.Dict({
+        "action_mask": box((action_count,), 0, 1, np.int8),
+        "phase": box((len(PHASES),), 0, 1, np.int8),
+        "table": box((len(TABLE_FIELDS),), -1),
+        "seats": box((MAX_SEATS, len(SEAT_FIELDS))),
+        "hand": box((CARDS,), 0, 127, np.int8),
+        "cost_zone": box((3, CARDS), 0, 127, np.int8),
+        "face_up": box((MAX_SEATS, CARDS), 0, 127, np.int8),
+        "habituals": box((MAX_SEATS, CARDS), 0, 127, np.int8),
+        "field": box((CARDS,), 0, 127, np.int8),
+        "threats": box((THREAT_ROWS, len(THREAT_FIELDS))),
+        "stack": box((STACK_ROWS, len(STACK_FIELDS))),
+        "abilities": box((2, len(ABILITIES)), 0, 1, np.int8),
+        "choice": box((len(CHOICE_FIELDS),)),
+        "choice_options": box((CHOICE_SLOTS,), 0, CARDS),
+        "duel": box((len(DUEL_FIELDS),), -1),
+        "duel_seats": box((MAX_SEATS, len(DUEL_SEAT_FIELDS))),
+    })
+
+
+def _counts(out: np.ndarray, ids: list[str]) -> None:
+    for cid in ids:
+        out[CARD_INDEX[cid]] += 1
+
+
+def encode_facts(f: SeatFacts, mask: np.ndarray) -> dict[str, np.ndarray]:
+    """The observation arrays of ``f`` (``mask``: the action mask, used as it is)."""
+    i16 = np.int16
+    phase = np.zeros(len(PHASES), np.int8)
+    phase[PHASES.index(f.phase)] = 1
+    n_threats, n_stack = len(f.threats), len(f.stack)
+    table = np.array([f.round, f.max_rounds, f.turn_seat, f.score[0], f.score[1], f.piles[0], f.piles[1],
+                      f.evil_deck_size, f.team_level, int(f.choosing), int(f.clearing), n_threats, n_stack,
+                      len(f.field)], i16)
+    seats = np.zeros((MAX_SEATS, len(SEAT_FIELDS)), i16)
+    for i, row in enumerate(f.seats):
+        seats[i, 0] = 1
+        seats[i, 1] = int(i == f.viewer)
+        seats[i, 2:14] = row
+        seats[i, 14] = int(i == f.turn_seat)
+        seats[i, 15] = int(i == f.decider)
+    hand = np.zeros(CARDS, np.int8)
+    _counts(hand, f.hand)
+    cost_zone = np.zeros((3, CARDS), np.int8)
+    for cid, is_tapped, is_up in f.cost_zone:
+        k = CARD_INDEX[cid]
+        cost_zone[0, k] += 1
+        if not is_tapped:
+            cost_zone[1, k] += 1
+        if is_up:
+            cost_zone[2, k] += 1
+    face_up = np.zeros((MAX_SEATS, CARDS), np.int8)
+    habituals = np.zeros((MAX_SEATS, CARDS), np.int8)
+    for i in range(len(f.seats)):
+        _counts(face_up[i], f.face_up[i])
+        _counts(habituals[i], f.habituals[i])
+    field = np.zeros(CARDS, np.int8)
+    _counts(field, f.field)
+    threats = np.zeros((THREAT_ROWS, len(THREAT_FIELDS)), i16)
+    for i, t in enumerate(f.threats[:THREAT_ROWS]):
+        threats[i, 0] = 1
+        threats[i, 1] = t[0] + 1
+        threats[i, 2:] = t[1:]
+    stack = np.zeros((STACK_ROWS, len(STACK_FIELDS)), i16)
+    for i, s in enumerate(f.stack[:STACK_ROWS]):
+        stack[i, 0] = 1
+        stack[i, 1] = s[0] + 1
+        stack[i, 2] = s[1] + 1
+        stack[i, 3:] = s[2:]
+    abilities = np.zeros((2, len(ABILITIES)), np.int8)
+    for a in f.abilities_held:
+        abilities[0, ABILITIES.index(a)] = 1
+    for a in f.abilities_charged:
+        abilities[1, ABILITIES.index(a)] = 1
+    choice = np.zeros(len(CHOICE_FIELDS), i16)
+    options = np.zeros(CHOICE_SLOTS, i16)
+    if f.choice is not None:
+        purpose, count, minimum, ids = f.choice
+        choice[0:3] = (1, count, minimum)
+        if purpose in CHOICE_PURPOSES:
+            choice[3 + CHOICE_PURPOSES.index(purpose)] = 1
+        for i, cid in enumerate(ids[:CHOICE_SLOTS]):
+            options[i] = CARD_INDEX[cid] + 1
+    duel = np.zeros(len(DUEL_FIELDS), i16)
+    duel_seats = np.zeros((MAX_SEATS, len(DUEL_SEAT_FIELDS)), i16)
+    d = f.duel
+    if d is not None:
+        chain = d["chain"]
+        rc, ec = d["righteous_clock"], d["evil_clock"]
+        pending = d["reward_pending"]
+        duel[:] = (1, chain["count"], _plus1(chain["target"]), _plus1(chain["last"]), int(chain["single_target"]),
+                   d["failed_temptations_this_turn"], d["rewards_this_turn"], d["phase_plays"], d["boost_every"],
+                   int(d["answering"]), int(rc is not None), int(ec is not None),
+                   0 if ec is None else ec["righteous_turns_since"], d["evil_limit"],
+                   0 if ec is None else ec["in_play"], len(pending),
+                   int(bool(pending) and pending[0]["seat"] == f.viewer))
+        for i in range(len(f.seats)):
+            duel_seats[i] = (d["plays_this_turn"][i], d["streaks"][i], d["dominance"].get(str(i), 0),
+                             d["next_discount"].get(str(i), 0))
+    return {"action_mask": mask, "phase": phase, "table": table, "seats": seats, "hand": hand,
+            "cost_zone": cost_zone, "face_up": face_up, "habituals": habituals, "field": field,
+            "threats": threats, "stack": stack, "abilities": abilities, "choice": choice,
+            "choice_options": options, "duel": duel, "duel_seats": duel_seats}
