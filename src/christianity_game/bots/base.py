@@ -18,6 +18,7 @@ class Bot:
     """
 
     name = "bot"
+    thinks = False   # True: a decision takes long (search); servers run it off their event loop
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None) -> None:
         self.rng = Rng(seed)

@@ -155,6 +155,7 @@ class SearchBot(Bot):
     """ISMCTS with heuristic rollouts (see the module docstring). Needs the game: use ``decide``."""
 
     name = "search"
+    thinks = True   # drivers with an event loop run ``decide`` off it (see ``think``, ``thinking_pool``)
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None, time_ms: float | None = DEFAULT_TIME_MS,
                  iterations: int | None = None, horizon: int = DEFAULT_HORIZON,
@@ -279,3 +280,31 @@ def make_search_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> S
     """A search bot from a level name such as ``search``, ``search:50ms`` or ``search:2000it``."""
     time_ms, iterations = parse_budget(name)
     return SearchBot(seed, cards, time_ms=time_ms, iterations=iterations)
+
+
+# --------------------------------------------------------------------------- off the event loop
+_POOL: Any = None
+
+
+def think(bot: Bot, game: Game, seat: int, actions: list[Action]) -> tuple[Action, int]:
+    """One decision in a worker process: the action and the bot's generator state afterwards (the
+    caller copies it back, so the bot's next decision does not repeat this one's samples)."""
+    action = bot.decide(game, seat, actions)
+    return action, bot.rng.state
+
+
+def thinking_pool() -> Any:
+    """The process pool that search bots think in when a server runs them (made on first use).
+
+    Processes, not threads: a search holds the interpreter for its whole budget, so in a thread it
+    would still slow the event loop that serves every other game. ``spawn`` workers import the
+    package afresh (no fork of a running event loop); one worker a core.
+    """
+    global _POOL
+    if _POOL is None:
+        import multiprocessing
+        import os
+        from concurrent.futures import ProcessPoolExecutor
+        _POOL = ProcessPoolExecutor(max_workers=max(1, os.cpu_count() or 1),
+                                    mp_context=multiprocessing.get_context("spawn"))
+    return _POOL

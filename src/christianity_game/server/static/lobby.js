@@ -2,7 +2,7 @@ import { el, urlSettings } from "/static/common.js";
 
 const $ = (s) => document.querySelector(s);
 const params = new URLSearchParams(location.search);
-let seats = [];          // [{side: "R"|"E", who: "human"|"random"|"heuristic"}]
+let seats = [];          // [{side: "R"|"E", who: "human"|"random"|"heuristic"|"search"}]
 let scenario = params.get("scenario") || null;
 let scenarios = [];
 
@@ -23,6 +23,7 @@ function renderSeats() {
       onchange: (e) => { s.who = e.target.value; } },
       el("option", { value: "human", selected: s.who === "human" }, "Person"),
       el("option", { value: "heuristic", selected: s.who === "heuristic" }, "Bot (heuristic)"),
+      el("option", { value: "search", selected: s.who === "search" }, "Bot (search, thinks ~0.2 s a move)"),
       el("option", { value: "random", selected: s.who === "random" }, "Bot (random)"));
     const side = m === "duel"
       ? el("select", { "aria-label": `Seat ${i + 1} side`, onchange: (e) => { s.side = e.target.value; } },
