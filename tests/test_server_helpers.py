@@ -21,15 +21,19 @@ from christianity_game.server import create_app  # noqa: E402
 from christianity_game.server.core import Limits  # noqa: E402
 from christianity_game.server.protocol import parse_server_message  # noqa: E402
 
-ROOMY = Limits(rate=10_000, burst=10_000)
+ROOMY = Limits(rate=10_000, burst=10_000, create_rate=10_000, create_burst=10_000, games_per_address=10_000,
+               bot_games_per_address=1_000, bot_games_total=1_000)
 
 
 @contextmanager
-def running(data_dir: Path, bot_delay: float = 0.0, limits: Limits | None = ROOMY) -> Iterator[TestClient]:
-    """The server app on ``data_dir``, started (lifespan) for the ``with`` block."""
+def running(data_dir: Path, bot_delay: float = 0.0, limits: Limits | None = ROOMY,
+            allow_chosen_seeds: bool = True, **kw: Any) -> Iterator[TestClient]:
+    """The server app on ``data_dir``, started (lifespan) for the ``with`` block. Tests choose
+    their seeds (``allow_chosen_seeds``), which a real server refuses in duels between people."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        client = TestClient(create_app(data_dir, bot_delay=bot_delay, limits=limits))
+        client = TestClient(create_app(data_dir, bot_delay=bot_delay, limits=limits,
+                                       allow_chosen_seeds=allow_chosen_seeds, **kw))
     with client:
         yield client
 

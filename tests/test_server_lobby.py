@@ -28,7 +28,8 @@ def test_create_returns_a_secret_link_per_human_seat_and_a_spectator_link(app: A
     for s in humans:
         assert s["url"].endswith(f"/play/{game['game_id']}#token={s['token']}")
     assert game["seats"][2] == {"seat": 2, "side": "righteous", "kind": "bot", "bot": "heuristic", "token": None,
-                                "url": None}
+                                "url": None, "access": None}
+    assert [s["access"] for s in humans] == ["invited", "invited"]   # the default
     assert game["ws"].startswith("ws://") and game["ws"].endswith(f"/ws/{game['game_id']}")
     summary = app.get(f"/api/games/{game['game_id']}").json()
     GameSummary.model_validate(summary)
@@ -51,11 +52,16 @@ def test_create_with_decks_and_default_seed(app: Any) -> None:
     ({"bots": {"5": "random"}}, 400, "no_such_seat"),
     ({"scenario": "no-such-scenario"}, 400, "unknown_scenario"),
     ({"scenario": "duel-1v1", "lineup": "RR"}, 400, "bad_game"),
+    ({"access": {"0": "public"}}, 422, None),
+    ({"access": {"5": "open"}}, 400, "no_such_seat"),
+    ({"manualAdjust": "sometimes"}, 422, None),
+    ({"seed": "12"}, 422, None),
 ])
 def test_create_refuses_bad_requests_clearly(app: Any, body: dict[str, Any], status: int, code: str) -> None:
     r = app.post("/api/games", json=body)
     assert r.status_code == status, r.text
-    assert r.json()["code"] == code and r.json()["message"]
+    if code is not None:
+        assert r.json()["code"] == code and r.json()["message"]
 
 
 def test_create_refuses_unknown_fields(app: Any) -> None:
@@ -63,8 +69,8 @@ def test_create_refuses_unknown_fields(app: Any) -> None:
 
 
 def test_open_games_and_joining_a_seat(app: Any) -> None:
-    game = create(app, mode="coop", lineup="RR", seed=1)
-    hidden = create(app, mode="coop", lineup="RR", seed=1, listed=False)
+    game = create(app, mode="coop", lineup="RR", seed=1, access={"0": "open", "1": "open"})
+    hidden = create(app, mode="coop", lineup="RR", seed=1, listed=False, access={"0": "open", "1": "open"})
     gid = game["game_id"]
     listed = {g["game_id"]: g for g in app.get("/api/games").json()}
     assert gid in listed and hidden["game_id"] not in listed
@@ -87,6 +93,32 @@ def test_open_games_and_joining_a_seat(app: Any) -> None:
     assert (r.status_code, r.json()["code"]) == (409, "no_free_seat")
     r = app.post(f"/api/games/{gid}/join", json={"seat": 0})
     assert (r.status_code, r.json()["code"]) == (409, "seat_taken")
+
+
+def test_an_invited_seat_is_never_listed_nor_taken_by_join(app: Any) -> None:
+    """The creator's shared link keeps its seat: join takes only open seats."""
+    game = create(app, mode="coop", lineup="RRR", seed=1, access={"2": "open"})
+    gid = game["game_id"]
+    assert [s["access"] for s in game["seats"]] == ["invited", "invited", "open"]
+    listed = {g["game_id"]: g for g in app.get("/api/games").json()}
+    assert listed[gid]["open_seats"] == [2]
+    assert [s["access"] for s in listed[gid]["seats"]] == ["invited", "invited", "open"]
+    for seat in (0, 1):
+        r = app.post(f"/api/games/{gid}/join", json={"seat": seat})
+        assert (r.status_code, r.json()["code"]) == (409, "seat_invited") and "link" in r.json()["message"]
+    joined = app.post(f"/api/games/{gid}/join").json()
+    assert joined["seat"] == 2
+    r = app.post(f"/api/games/{gid}/join")
+    assert (r.status_code, r.json()["code"]) == (409, "no_free_seat")
+    assert gid not in {g["game_id"] for g in app.get("/api/games").json()}
+    with ws(app, gid) as a:   # the creator's links still play seats 0 and 1
+        assert a.hello(game["seats"][1]["token"])["seat"] == 1
+        assert a.hello(game["seats"][0]["token"])["seat"] == 0
+    # a game whose seats are all invited is not listed at all
+    private = create(app, mode="coop", lineup="RR", seed=1)
+    assert private["game_id"] not in {g["game_id"] for g in app.get("/api/games").json()}
+    r = app.post(f"/api/games/{private['game_id']}/join")
+    assert (r.status_code, r.json()["code"]) == (409, "no_free_seat")
 
 
 def test_join_refuses_bot_seats_and_unknown_games(app: Any) -> None:

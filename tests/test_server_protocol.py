@@ -160,7 +160,10 @@ def _refusals(game: dict[str, Any], other: dict[str, Any], seat1_hand: list[int]
                                     "action": {"type": "LayCostZone"}}, "malformed_action"),
         ("action field of the wrong type", {"type": "action", "token": t0, "state_id": 0,
                                             "action": {"type": "LayCostZone", "card": "x"}}, "malformed_action"),
-        ("stale state_id", {"type": "action", "token": t0, "state_id": 5, "action": ok}, "stale_state"),
+        ("a state_id the server never had", {"type": "action", "token": t0, "state_id": 5, "action": ok},
+         "state_lost"),
+        ("state_id as a string", {"type": "action", "token": t0, "state_id": "0", "action": ok}, "bad_message"),
+        ("state_id as a float", {"type": "action", "token": t0, "state_id": 0.0, "action": ok}, "bad_message"),
         ("negative state_id", {"type": "action", "token": t0, "state_id": -1, "action": ok}, "stale_state"),
         ("illegal: another seat's card", {"type": "action", "token": t0, "state_id": 0, "action": act},
          "illegal_action"),
@@ -406,25 +409,50 @@ def test_rate_limit_refuses_with_a_clear_error_and_slows_a_flood_down(tmp_path: 
 
 
 def test_a_slow_reader_is_dropped_instead_of_holding_up_the_game() -> None:
+    class Transport:
+        aborted = False
+
+        def abort(self) -> None:
+            self.aborted = True
+
+    class Proto:
+        transport = Transport()
+
+        async def send(self, message: Any) -> None:   # the ASGI send a WebSocket wraps
+            pass
+
     class StuckSocket:
+        closed: int | None = None
+
+        def __init__(self) -> None:
+            self._send = Proto().send
+
         async def send_text(self, text: str) -> None:
             await asyncio.sleep(3600)
 
         async def close(self, code: int = 1000, reason: str = "") -> None:
             self.closed = code
+            await asyncio.sleep(3600)   # the close frame cannot go out either
 
-    async def scenario() -> tuple[bool, Any]:
-        conn = Conn(StuckSocket(), Limits(send_queue=5))
+    async def scenario() -> tuple[bool, int, int, StuckSocket]:
+        sock = StuckSocket()
+        conn = Conn(sock, Limits(send_queue=5, send_queue_bytes=10_000))
         conn.start()
         for i in range(20):
             conn.send(f"message {i}")   # never blocks the caller
-        queued = list(conn.queue._queue)  # type: ignore[attr-defined]
+        closing, left = conn.closing, conn.queue.qsize()
+        conn2 = Conn(StuckSocket(), Limits(send_queue=10_000, send_queue_bytes=1000))
+        conn2.start()
+        for _ in range(10):
+            conn2.send("x" * 300)   # the byte cap, well under the message cap
+        assert conn2.closing and conn2.qbytes == 0 and conn2.queue.qsize() == 0
         assert conn.sender is not None
-        conn.sender.cancel()
-        return conn.closing, queued
+        await asyncio.wait_for(conn.sender, 5)   # the close is tried for a moment, then the TCP is cut
+        return closing, left, conn.qbytes, sock
 
-    closing, queued = asyncio.run(scenario())
-    assert closing and queued == [(1013, "client too slow: reconnect to resync")]
+    closing, left, qbytes, sock = asyncio.run(scenario())
+    assert closing and left == 0 and qbytes == 0
+    assert sock.closed == 1013 and sock._send.__self__.transport.aborted
 
 
 # --------------------------------------------------------------------------- persistence

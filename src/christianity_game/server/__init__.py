@@ -33,14 +33,16 @@ WS_MAX_FRAME = 1 << 20
 
 def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, bot_delay: float = 0.3, *,
         limits: "Limits | None" = None, log_level: str = "info", compression: bool = False,
-        synchronous: str | None = None) -> None:
+        synchronous: str | None = None, allowed_origins: "list[str] | tuple[str, ...]" = (),
+        allow_chosen_seeds: bool = False) -> None:
     """Serve the game server until interrupted.
 
     ``data_dir`` holds the SQLite file (default ``$CHRISTIANITY_GAME_DATA`` or ``./data``);
     ``bot_delay`` is the pause in seconds before each bot action, so people can follow.
     ``compression`` turns on permessage-deflate (off by default: it costs more CPU than it saves
     on a small box); ``synchronous`` is SQLite's NORMAL (default: survives a killed server) or FULL
-    (also survives power loss, one fsync per action).
+    (also survives power loss, one fsync per action). ``allowed_origins``: pages of other sites
+    allowed to open WebSockets; ``allow_chosen_seeds``: a creator's seed even in a duel between people.
     """
     import uvicorn
 
@@ -48,6 +50,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
 
     folder = Path(data_dir) if data_dir is not None else default_data_dir()
     # freeze_gc: the server process owns its garbage collector; see GameServer._freeze
-    app = create_app(folder, bot_delay=bot_delay, limits=limits, synchronous=synchronous, freeze_gc=True)
+    app = create_app(folder, bot_delay=bot_delay, limits=limits, synchronous=synchronous, freeze_gc=True,
+                     allowed_origins=allowed_origins, allow_chosen_seeds=allow_chosen_seeds)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, ws="websockets-sansio",
                 ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=compression, lifespan="on")

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from . import run
 from .core import Limits
+
+#: Limits settable from the command line: --flag-name -> Limits field.
+LIMIT_FLAGS = {f.name: f for f in dataclasses.fields(Limits)}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -19,14 +23,51 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--burst", type=int, default=None, help="burst of messages per connection")
     p.add_argument("--compression", action="store_true", help="permessage-deflate on")
     p.add_argument("--sync", default=None, choices=["NORMAL", "FULL"], help="SQLite synchronous mode")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="a page origin (https://example.org) allowed to open WebSockets; * for any (repeatable)")
+    p.add_argument("--allow-chosen-seeds", action="store_true",
+                   help="accept a creator's seed even in a duel between people (for tests only)")
+    p.add_argument("--backup", metavar="FILE", default=None,
+                   help="copy the data folder's database to FILE with SQLite's online backup (safe while a "
+                        "server runs) and exit")
+    base = Limits()
+    lim = p.add_argument_group("limits (see the README's 'Server limits')")
+    for name, f in LIMIT_FLAGS.items():
+        if name in ("rate", "burst"):
+            continue
+        lim.add_argument("--" + name.replace("_", "-"), type=type(getattr(base, name)), default=None,
+                         metavar="N", help=f"default {getattr(base, name)}")
     a = p.parse_args(argv)
-    limits = None
-    if a.rate is not None or a.burst is not None:
-        base = Limits()
-        limits = Limits(rate=a.rate if a.rate is not None else base.rate,
-                        burst=a.burst if a.burst is not None else base.burst)
+    if a.backup:
+        backup(a.data_dir, a.backup)
+        return
+    given = {name: getattr(a, name) for name in LIMIT_FLAGS if getattr(a, name, None) is not None}
+    limits = dataclasses.replace(base, **given) if given else None
     run(a.host, a.port, a.data_dir, a.bot_delay, limits=limits, log_level=a.log_level,
-        compression=a.compression, synchronous=a.sync)
+        compression=a.compression, synchronous=a.sync, allowed_origins=a.allow_origin,
+        allow_chosen_seeds=a.allow_chosen_seeds)
+
+
+def backup(data_dir: str | None, target: str) -> None:
+    """Copy the database of ``data_dir`` to ``target`` with SQLite's online backup."""
+    import sqlite3
+    from pathlib import Path
+
+    from .app import default_data_dir
+    from .store import DB_NAME
+
+    src_path = (Path(data_dir) if data_dir is not None else default_data_dir()) / DB_NAME
+    if not src_path.exists():
+        raise SystemExit(f"no database at {src_path}")
+    src = sqlite3.connect(f"file:{src_path}?mode=ro", uri=True)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+        ok = dst.execute("PRAGMA quick_check").fetchone()[0]
+    finally:
+        dst.close()
+        src.close()
+    print(f"backed up {src_path} to {target} (quick_check: {ok})")
 
 
 if __name__ == "__main__":

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import logging
 import os
+import sqlite3
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Iterable
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.responses import JSONResponse
@@ -20,6 +23,66 @@ from .store import StoreError
 
 STATIC_DIR = Path(__file__).parent / "static"
 DATA_ENV = "CHRISTIANITY_GAME_DATA"
+MAX_TARGET = 2000   # bytes of path and query a request may have (414 above: every page's QR code fits)
+
+log = logging.getLogger("christianity_game.server")
+
+#: Sent with every HTTP answer. Only the app's own scripts run (no inline script, no other site);
+#: no page may be framed; content types are not sniffed.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+       "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+       "frame-ancestors 'none'")
+#: The API's own documentation pages (/docs, /redoc) load FastAPI's viewer from its CDN.
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
+            "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+            "font-src 'self' https://fonts.gstatic.com; worker-src blob:; frame-ancestors 'none'")
+SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+                    (b"referrer-policy", b"no-referrer")]
+
+
+class SecurityHeaders:
+    """ASGI middleware: security headers on every HTTP answer, and a 414 for over-long targets.
+    WebSocket traffic passes untouched (its ``Origin`` is checked by the endpoint)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        csp = DOCS_CSP if path in ("/docs", "/redoc") else CSP
+        extra = [(b"content-security-policy", csp.encode()), *SECURITY_HEADERS]
+
+        async def send_with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [(k, v) for k, v in extra if k not in have]
+            await send(message)
+
+        target = len(scope.get("raw_path") or path.encode()) + len(scope.get("query_string") or b"")
+        if target > MAX_TARGET:
+            resp = JSONResponse({"code": "uri_too_long", "message": f"the address is longer than {MAX_TARGET} bytes"},
+                                status_code=414)
+            await resp(scope, receive, send_with_headers)
+            return
+        await self.app(scope, receive, send_with_headers)
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:
+    """A WebSocket's ``Origin``: none (not a browser), this server's own host, or an allowed one."""
+    if not origin:
+        return True
+    allowed = set(allowed)
+    if "*" in allowed or origin in allowed:
+        return True
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:
+        return False
+    return bool(host) and netloc.lower() == str(host).lower()
 
 
 def default_data_dir() -> Path:
@@ -40,15 +103,21 @@ def _lock(data_dir: Path) -> int:
 
 
 def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limits: Limits | None = None,
-               synchronous: str | None = None, freeze_gc: bool = False) -> FastAPI:
-    """The server app for one data folder (opened when the app starts, closed when it stops)."""
+               synchronous: str | None = None, freeze_gc: bool = False, allow_chosen_seeds: bool = False,
+               allowed_origins: Iterable[str] = ()) -> FastAPI:
+    """The server app for one data folder (opened when the app starts, closed when it stops).
+
+    ``allow_chosen_seeds``: accept a creator's seed even in a duel between people (tests only).
+    ``allowed_origins``: pages of other sites allowed to open WebSockets (``*``: any)."""
+    origins = tuple(allowed_origins)
     folder = Path(data_dir) if data_dir is not None else default_data_dir()
     sync = synchronous or os.environ.get("CHRISTIANITY_GAME_SYNC", "NORMAL")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         fd = _lock(folder)
-        server = GameServer(folder, bot_delay=bot_delay, limits=limits, synchronous=sync, freeze_gc=freeze_gc)
+        server = GameServer(folder, bot_delay=bot_delay, limits=limits, synchronous=sync, freeze_gc=freeze_gc,
+                            allow_chosen_seeds=allow_chosen_seeds)
         app.state.server = server
         server.start()
         try:
@@ -61,6 +130,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
                   description="Lobby API. The game itself is played over the WebSocket `/ws/{game_id}`: "
                               "see docs/protocol.md.",
                   version="1", lifespan=lifespan)
+    app.add_middleware(SecurityHeaders)
 
     def srv(request: Request | WebSocket) -> GameServer:
         return request.app.state.server  # type: ignore[no-any-return]
@@ -69,7 +139,13 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
     async def lobby_error(request: Request, exc: LobbyError) -> JSONResponse:
         return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
 
-    errors: dict[int | str, dict[str, Any]] = {s: {"model": P.ApiError} for s in (400, 403, 404, 409)}
+    @app.exception_handler(sqlite3.DatabaseError)
+    async def storage_damaged(request: Request, exc: sqlite3.DatabaseError) -> JSONResponse:
+        log.error("STORAGE: %s %s failed: %s", request.method, request.url.path, exc)
+        return JSONResponse({"code": "storage_error", "message": f"the server's storage failed ({exc}); "
+                             "the operator has been told"}, status_code=503)
+
+    errors: dict[int | str, dict[str, Any]] = {s: {"model": P.ApiError} for s in (400, 403, 404, 409, 429, 503)}
 
     @app.get("/healthz")
     async def healthz(request: Request, reset_lag: bool = False) -> dict[str, Any]:
@@ -77,15 +153,16 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         s = srv(request)
         if reset_lag:
             s.reset_stats()
-        conns = sum(len(r.conns) for r in s.rooms.values())
-        return {"ok": True, "games_loaded": len(s.rooms), "connections": conns, "loop_lag_ms": s.loop_lag_ms(),
-                "gc": s.gc_report()}
+        return {"ok": True, "games_loaded": len(s.rooms), "connections": s.conns_total,
+                "loop_lag_ms": s.loop_lag_ms(), "gc": s.gc_report(), "storage_problems": s.storage_problems[-20:],
+                "unavailable_games": len(s.broken)}
 
     @app.post("/api/games", response_model=P.CreatedGame, status_code=201, responses=errors)
     async def create_game(body: P.CreateGame, request: Request) -> dict[str, Any]:
         """Create a game. Query parameters are taken as settings (`?evilInterrupt=0&soloFee=2`)."""
         extra = dict(request.query_params)
-        return srv(request).create_game(body, extra, str(request.base_url))
+        addr = request.client.host if request.client else ""
+        return srv(request).create_game(body, extra, str(request.base_url), addr)
 
     @app.get("/api/games", response_model=list[P.GameSummary])
     async def open_games(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
@@ -126,8 +203,14 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
                           state_id: int | None = Query(None)) -> None:
         await ws.accept()
         server = srv(ws)
-        conn = Conn(ws, server.limits)
+        conn = Conn(ws, server.limits, ws.client.host if ws.client else "")
         conn.start()
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), origins):
+            conn.error("origin_refused", f"WebSockets from pages of {ws.headers.get('origin')!r} are refused "
+                                         "(start the server with --allow-origin to allow them)")
+            conn.close(4403, "origin refused")
+            await _drain(conn)
+            return
         try:
             room = server.room(game_id)
         except LobbyError as exc:
@@ -135,9 +218,21 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             conn.close(1011 if exc.status >= 500 else 4410 if exc.status == 410 else 4404, exc.code)
             await _drain(conn)
             return
+        except Exception as exc:   # noqa: BLE001 - damaged storage: a clear code, never a dropped socket
+            log.exception("loading game %s failed", game_id)
+            conn.error("game_unavailable", f"the game could not be loaded ({exc})")
+            conn.close(1011, "game_unavailable")
+            await _drain(conn)
+            return
         if room is None:
             conn.error("no_such_game", f"there is no game {game_id!r}")
             conn.close(4404, "no such game")
+            await _drain(conn)
+            return
+        refusal = server.admit(conn, room)
+        if refusal is not None:
+            conn.error("too_many_connections", refusal)
+            conn.close(4429, "too many connections")
             await _drain(conn)
             return
         conn.room = room

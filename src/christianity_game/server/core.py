@@ -33,7 +33,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import to_json
 
-from ..bots import BOTS, make_bot
+from ..bots import BOTS, is_bot_name, make_bot
 from ..bots.base import Bot
 from ..engine.actions import AdjustBadge, IllegalAction, action_from_json
 from ..engine.events import Event
@@ -202,11 +202,12 @@ class Conn:
         return False
 
     def charge(self, size: int) -> None:
-        """Charge a large reply (welcome, sync) against the rate bucket: one message per
-        ``sync_bytes_per_message`` characters (the bucket may go below zero: later messages wait)."""
+        """Charge a large reply (welcome, sync) against the rate bucket: the request paid for its
+        first ``sync_bytes_per_message`` characters, every further such many cost one more message
+        (the bucket may go below zero: later messages wait)."""
         per = self.limits.sync_bytes_per_message
-        if per > 0:
-            self.tokens -= size / per
+        if per > 0 and size > per:
+            self.tokens -= (size - per) / per
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -218,7 +219,7 @@ class Conn:
         self.qbytes += len(text)
         self.queue.put_nowait(text)
 
-    def stopped_reading(self, grace: float = 2.0) -> None:
+    def stopped_reading(self, grace: float = 1.0) -> None:
         """The client stopped reading: free what is queued for it, try for ``grace`` seconds to
         send it a 1013 close, then cut the TCP connection (its unread buffers go with it)."""
         if self.closing:
@@ -710,16 +711,58 @@ class GameServer:
         room.last_active = time.time()
 
     # ------------------------------------------------------------------ lobby
-    def create_game(self, req: P.CreateGame, extra_settings: dict[str, str], base_url: str) -> dict[str, Any]:
+    def owner_key(self, addr: str) -> str:
+        """The creator's address as stored: a keyed hash (quotas without keeping addresses)."""
+        return hmac.new(self._digest_key, b"owner:" + addr.encode("utf-8", "replace"), hashlib.sha256).hexdigest()[:20]
+
+    def _check_quota(self, owner: str, bots_only: bool) -> None:
+        """Refuse a new game over its creator's rate or quota, or the server's."""
+        lim = self.limits
+        now = time.monotonic()
+        tokens, stamp = self._create_buckets.get(owner, (float(lim.create_burst), now))
+        tokens = min(float(lim.create_burst), tokens + (now - stamp) * lim.create_rate)
+        if tokens < 1.0:
+            self._create_buckets[owner] = (tokens, now)
+            raise LobbyError(429, "create_rate_limited", f"at most {lim.create_rate:g} new games a second from one "
+                                                         f"address (bursts of {lim.create_burst}); try again later")
+        if self.store.count_live(owner) >= lim.games_per_address:
+            raise LobbyError(429, "too_many_games", f"at most {lim.games_per_address} unfinished games created "
+                                                    "from one address; finish or abandon some first")
+        if self.store.count_live() >= lim.games_total:
+            raise LobbyError(503, "server_full", f"the server holds its maximum of {lim.games_total} unfinished "
+                                                 "games; try again later")
+        if bots_only:
+            if self.store.count_live(owner, bots_only=True) >= lim.bot_games_per_address:
+                raise LobbyError(429, "too_many_bot_games", f"at most {lim.bot_games_per_address} bots-only games "
+                                                            "running from one address")
+            if self.store.count_live(bots_only=True) >= lim.bot_games_total:
+                raise LobbyError(503, "too_many_bot_games", f"the server runs at most {lim.bot_games_total} "
+                                                            "bots-only games; try again later")
+        if len(self._create_buckets) > 10_000:   # forget addresses whose bucket is full again
+            full = [k for k, (t, s) in self._create_buckets.items()
+                    if t + (now - s) * lim.create_rate >= lim.create_burst]
+            for k in full:
+                del self._create_buckets[k]
+        self._create_buckets[owner] = (tokens - 1.0, now)
+
+    def create_game(self, req: P.CreateGame, extra_settings: dict[str, str], base_url: str,
+                    addr: str = "") -> dict[str, Any]:
+        """Create a game for the client at ``addr`` (its quotas apply)."""
+        extra_settings = dict(extra_settings)
+        adjust = req.manualAdjust or extra_settings.pop("manualAdjust", None)
+        if adjust is not None and adjust not in ("ask", "free", "off"):
+            raise LobbyError(400, "bad_settings", f"manualAdjust must be ask, free or off, not {adjust!r}")
         try:
             settings = Settings().updated({**req.settings, **extra_settings})
         except ValueError as exc:
             raise LobbyError(400, "bad_settings", str(exc)) from None
         for seat, level in req.bots.items():
-            if level not in BOTS:
+            if not is_bot_name(level):
                 raise LobbyError(400, "unknown_bot", f"unknown bot {level!r} for seat {seat}; known: "
-                                                     f"{', '.join(sorted(BOTS))}")
-        seed = req.seed if req.seed is not None else secrets.randbelow(2**31)
+                                                     f"{', '.join(sorted(BOTS))}, search:50ms, search:2000it")
+        # 128 secret bits: a seat's opening view must not give the seed away (it stays secret until
+        # the game is over; the record, served then, replays exactly)
+        seed = req.seed if req.seed is not None else secrets.randbits(128)
         try:
             if req.scenario is not None:
                 game = self._scenario_game(req, seed, settings)
@@ -733,6 +776,16 @@ class GameServer:
         for seat in req.bots:
             if not 0 <= seat < n:
                 raise LobbyError(400, "no_such_seat", f"bots: there is no seat {seat} in line-up {game.lineup}")
+        for seat, acc in req.access.items():
+            if not 0 <= seat < n or seat in req.bots:
+                raise LobbyError(400, "no_such_seat", f"access: seat {seat} is not a person's seat of {game.lineup}")
+        kinds = ["bot" if s in req.bots else "human" for s in range(n)]
+        both = people_on_both_sides(kinds, game.lineup)
+        if req.seed is not None and req.scenario is None and both and not self.allow_chosen_seeds:
+            raise LobbyError(400, "seed_not_allowed", "a chosen seed is for tests, bots-only games and scenarios: "
+                                                      "whoever picks it knows every hidden card, so a duel between "
+                                                      "people always gets a secret random seed")
+        self._check_quota(self.owner_key(addr), bots_only="human" not in kinds)
         head = game.to_record()
         head.pop("actions", None)
         game_id = secrets.token_urlsafe(6)
@@ -751,15 +804,21 @@ class GameServer:
                 rows.append(SeatRow(seat, "human", None, token_hash(tok), False, None))
                 links.append({"seat": seat, "side": sides[seat], "kind": "human", "token": tok,
                               "url": f"{base_url}play/{game_id}#token={tok}"})
-        options = {"name": req.name, "listed": req.listed, "scenario": req.scenario}
-        self.store.create_game(game_id, head, options, token_hash(spectator), rows)
+        owner = self.owner_key(addr)
+        options = {"name": req.name, "listed": req.listed, "scenario": req.scenario, "owner": owner,
+                   "open": sorted(s for s, a in req.access.items() if a == "open"),
+                   "manualAdjust": adjust or ("ask" if both else "free")}
+        self.store.create_game(game_id, head, options, token_hash(spectator), rows, owner=owner)
         row = self.store.game(game_id)
         assert row is not None
         room = Room(game_id, game, row)
         self.rooms[game_id] = room
         self.kick_bots(room)
+        for link in links:
+            if link["kind"] == "human":
+                link["access"] = _access(rows[link["seat"]], room.open_seats)
         return {"game_id": game_id, "mode": game.mode.name, "lineup": game.lineup, "state_id": game.state_id,
-                "ws": ws_url(base_url, game_id), "seats": links,
+                "ws": ws_url(base_url, game_id), "seats": links, "manualAdjust": room.manual_adjust,
                 "spectator": {"token": spectator, "url": f"{base_url}play/{game_id}#token={spectator}"}}
 
     def _scenario_game(self, req: P.CreateGame, seed: int, settings: Settings) -> Game:
@@ -777,10 +836,14 @@ class GameServer:
         room = self.rooms.get(row.id)
         seats = room.seat_info() if room is not None else [
             {"seat": s.seat, "side": _sides(row.head["lineup"])[s.seat], "kind": s.kind, "bot": s.bot,
-             "claimed": s.claimed, "name": s.name, "connected": 0} for s in row.seats]
+             "claimed": s.claimed, "name": s.name, "connected": 0,
+             "access": _access(s, {int(x) for x in row.options.get("open") or ()})} for s in row.seats]
+        open_ = {int(x) for x in row.options.get("open") or ()}
         out = {"game_id": row.id, "name": row.options.get("name"), "mode": row.head["mode"],
                "lineup": row.head["lineup"], "created": row.created, "settings": row.head["settings"],
-               "seats": seats, "open_seats": [s.seat for s in row.seats if s.kind == "human" and not s.claimed],
+               "seats": seats,
+               "open_seats": [s.seat for s in row.seats if s.kind == "human" and not s.claimed and s.seat in open_],
+               "manualAdjust": row.options.get("manualAdjust") or default_manual_adjust(row.seats, row.head["lineup"]),
                "state_id": None, "round": None, "result": row.result,
                "resumable": row.id not in self.not_resumable, "status_note": self.not_resumable.get(row.id)}
         if room is not None:
@@ -812,10 +875,11 @@ class GameServer:
             raise LobbyError(404, "no_such_game", f"there is no game {game_id!r}")
         if room.game.result is not None:
             raise LobbyError(409, "game_over", "the game is over")
-        free = [s for s in room.seats if s.kind == "human" and not s.claimed]
+        free = [s for s in room.seats if s.kind == "human" and not s.claimed and s.seat in room.open_seats]
         if seat is None:
             if not free:
-                raise LobbyError(409, "no_free_seat", "every seat of this game is taken")
+                raise LobbyError(409, "no_free_seat", "no open seat of this game is free (invited seats are "
+                                                      "played only through their links)")
             target = free[0]
         else:
             match = [s for s in room.seats if s.seat == seat]
@@ -824,6 +888,8 @@ class GameServer:
             target = match[0]
             if target.kind != "human":
                 raise LobbyError(409, "bot_seat", f"seat {seat} is played by a bot")
+            if target.seat not in room.open_seats:
+                raise LobbyError(409, "seat_invited", f"seat {seat} is invited: only its link plays it")
             if target.claimed:
                 raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
         tok = new_token()   # joining through the lobby issues a fresh token: an old unused link stops working
@@ -898,8 +964,20 @@ class GameServer:
         except (ValueError, UnicodeDecodeError):
             conn.error("malformed_json", "the message is not valid JSON")
             return
+        except RecursionError:
+            conn.error("malformed_json", f"the message nests deeper than {lim.max_depth} levels")
+            return
         if not isinstance(data, dict):
             conn.error("malformed_json", "a message must be a JSON object")
+            return
+        if _too_deep(data, lim.max_depth):
+            conn.error("malformed_json", f"the message nests deeper than {lim.max_depth} levels")
+            return
+        try:   # what cannot be echoed (a lone surrogate such as "\ud800") is refused before anything else
+            to_json(data)
+        except Exception:   # noqa: BLE001 - pydantic's serialisation error
+            conn.error("bad_message", "strings must be valid Unicode: a lone surrogate (such as \\ud800) cannot "
+                                      "be stored or echoed")
             return
         ref = data.get("ref")
         if not isinstance(ref, (str, int)) or isinstance(ref, bool) or (isinstance(ref, str) and len(ref) > 64):
@@ -923,8 +1001,10 @@ class GameServer:
             elif isinstance(msg, P.SyncRequest):
                 if conn.role is None:
                     conn.error("not_joined", "send hello with a token first", msg.ref)
-                else:
+                elif not self._state_lost(conn, room, msg.state_id, msg.ref):
                     self._send_sync(conn, room, msg.state_id, "requested", msg.ref)
+            elif isinstance(msg, P.AdjustAnswer):
+                self._adjust_answer(conn, room, msg)
             elif isinstance(msg, P.Ping):
                 conn.send(dumps({"type": "pong", "ref": msg.ref}))
         except Exception:   # noqa: BLE001 - a bug must not take the game down
@@ -941,8 +1021,26 @@ class GameServer:
             return
         self.join_conn(conn, room, msg.token, ident, msg.state_id, msg.ref)
 
+    def _state_lost(self, conn: Conn, room: Room, state_id: int | None, ref: Any) -> bool:
+        """A client that has seen a state this server does not hold: acknowledged actions were lost
+        from storage. Refused with ``state_lost`` and logged loudly; True if so."""
+        g = room.game
+        if state_id is None or state_id <= g.state_id:
+            return False
+        msg = (f"game {room.game_id}: a client has seen state {state_id} but the server holds only state "
+               f"{g.state_id}: acknowledged actions were lost from storage (a deleted or damaged "
+               "write-ahead log, or a restored backup)")
+        log.error("STORAGE: %s", msg)
+        if msg not in self.storage_problems and len(self.storage_problems) < 100:
+            self.storage_problems.append(msg)
+        conn.error("state_lost", msg + "; send hello without state_id to go on from the server's state", ref,
+                   g.state_id)
+        return True
+
     def join_conn(self, conn: Conn, room: Room, token: str, ident: tuple[str, int | None], state_id: int | None,
                   ref: Any) -> None:
+        if self._state_lost(conn, room, state_id, ref):
+            return
         conn.role, conn.seat = ident
         conn.thash = token_hash(token)
         conn.room = room
@@ -952,21 +1050,28 @@ class GameServer:
             if not seat.claimed:
                 seat.claimed = True
                 self.store.claim(room.game_id, conn.seat)
+        room.last_active = time.time()
         g = room.game
         since, events = room.events_since(state_id)
-        conn.send(dumps({
+        text = dumps({
             "type": "welcome", "game_id": room.game_id, "seat": conn.seat, "role": conn.role,
             "state_id": g.state_id, "since": since, "events": [e.for_seat(conn.seat) for e in events],
             "view": g.view(conn.seat), "seats": room.seat_info(), "limits": self.limits.public(), "ref": ref,
-        }))
+        })
+        conn.charge(len(text))
+        conn.send(text)
+        for req in room.requests.values():   # adjustment requests still waiting
+            conn.send(self._request_text(room, req, None))
 
     def _send_sync(self, conn: Conn, room: Room, state_id: int | None, reason: str, ref: Any) -> None:
         g = room.game
         since, events = room.events_since(state_id)
-        conn.send(dumps({
+        text = dumps({
             "type": "sync", "game_id": room.game_id, "state_id": g.state_id, "since": since, "reason": reason,
             "events": [e.for_seat(conn.seat) for e in events], "view": g.view(conn.seat), "ref": ref,
-        }))
+        })
+        conn.charge(len(text))   # a resync is paid by its size
+        conn.send(text)
 
     def _action(self, conn: Conn, room: Room, msg: P.ActionMessage) -> None:
         ref = msg.ref
@@ -998,6 +1103,8 @@ class GameServer:
         if g.result is not None:
             conn.error("game_over", f"the game is over: {g.result.winner} won ({g.result.reason})", ref, g.state_id)
             return
+        if self._state_lost(conn, room, msg.state_id, ref):
+            return
         if msg.state_id != g.state_id:
             conn.error("stale_state", f"the game is at state {g.state_id}, not {msg.state_id}; resyncing", ref,
                        g.state_id)
@@ -1010,6 +1117,12 @@ class GameServer:
                 conn.error("not_your_turn", f"seat {conn.seat} may not act now; the game waits for seat {waits}",
                            ref, g.state_id)
                 return
+        elif room.manual_adjust == "off":
+            conn.error("adjust_off", "manual Maturity/Humility adjustment is off at this table", ref, g.state_id)
+            return
+        elif room.manual_adjust == "ask" and room.answerers(conn.seat):
+            self._adjust_request(conn, room, action, ref)
+            return
         try:
             events = g.apply(action)
         except IllegalAction as exc:
@@ -1033,8 +1146,14 @@ class GameServer:
                 actor.error("storage_error", f"the action could not be stored ({exc}); nothing changed", ref,
                             room.game.state_id)
             return
-        self._broadcast(room, events, by, actor, ref)
-        self.kick_bots(room)
+        room.last_active = time.time()
+        try:   # the action is stored: every connection must hear of it and the bots must wake
+            self._broadcast(room, events, by, actor, ref)
+        finally:
+            if g.result is not None and room.requests:
+                for req in list(room.requests.values()):
+                    self._resolve(room, req, "void", None, None, None)
+            self.kick_bots(room)
 
     def _reload(self, room: Room) -> None:
         self.rooms.pop(room.game_id, None)
@@ -1051,48 +1170,159 @@ class GameServer:
         head = f'{{"type":"update","game_id":{dumps(room.game_id)},"state_id":{g.state_id},"by":{dumps(by)},'
         cache: dict[int | None, str] = {}
         for conn in list(room.conns):
-            seat = conn.seat
-            body = cache.get(seat)
-            if body is None:
-                ev = dumps([e.for_seat(seat) for e in events])
-                body = f'"events":{ev},"view":{dumps(g.view(seat))}}}'
-                cache[seat] = body
-            if conn is actor:
-                conn.send(f'{head}"ack":true,"ref":{dumps(ref)},{body}')
-            else:
-                conn.send(f'{head}"ack":false,"ref":null,{body}')
+            try:   # one connection's trouble must not leave the others un-notified
+                seat = conn.seat
+                body = cache.get(seat)
+                if body is None:
+                    ev = dumps([e.for_seat(seat) for e in events])
+                    body = f'"events":{ev},"view":{dumps(g.view(seat))}}}'
+                    cache[seat] = body
+                if conn is actor:
+                    try:
+                        echo = dumps(ref)
+                    except Exception:   # noqa: BLE001 - refused earlier; never stop the broadcast on it
+                        echo = "null"
+                    conn.send(f'{head}"ack":true,"ref":{echo},{body}')
+                else:
+                    conn.send(f'{head}"ack":false,"ref":null,{body}')
+            except Exception:   # noqa: BLE001 - logged; that connection resyncs
+                log.exception("update to a connection of game %s failed; closing it", room.game_id)
+                conn.close(1011, "internal error: reconnect to resync", flush=False)
+
+    # ------------------------------------------------------------------ manual adjustment by request
+    def _request_text(self, room: Room, req: AdjustReq, ref: Any) -> str:
+        return dumps({"type": "adjust_request", "game_id": room.game_id, "request": req.id, "by": req.seat,
+                      "action": req.action.to_json(), "answerers": req.answerers, "state_id": room.game.state_id,
+                      "ref": ref})
+
+    def _adjust_request(self, conn: Conn, room: Room, action: AdjustBadge, ref: Any) -> None:
+        """``manualAdjust: ask``: the adjustment waits for the other side's answer; everyone sees it."""
+        if any(r.seat == action.seat for r in room.requests.values()):
+            conn.error("adjust_pending", "this seat already has an adjustment request waiting for an answer", ref,
+                       room.game.state_id)
+            return
+        req = AdjustReq(room.next_request, action.seat, action, room.answerers(action.seat))
+        room.next_request += 1
+        room.requests[req.id] = req
+        plain = self._request_text(room, req, None)
+        for c in list(room.conns):
+            c.send(self._request_text(room, req, ref) if c is conn else plain)
+
+    def _adjust_answer(self, conn: Conn, room: Room, msg: P.AdjustAnswer) -> None:
+        g = room.game
+        ref = msg.ref
+        if conn.role is None:
+            conn.error("not_joined", "send hello with your seat's token first", ref, g.state_id)
+            return
+        if not msg.token:
+            conn.error("missing_token", "an answer must carry the seat's token", ref, g.state_id)
+            return
+        if conn.thash is None or not hmac.compare_digest(token_hash(msg.token), conn.thash):
+            conn.error("wrong_token", "the token is not the one this connection joined with", ref, g.state_id)
+            return
+        if conn.role != "player" or conn.seat is None:
+            conn.error("not_a_player", "a spectator cannot answer", ref, g.state_id)
+            return
+        req = room.requests.get(msg.request)
+        if req is None:
+            conn.error("no_such_request", f"no adjustment request {msg.request} is waiting", ref, g.state_id)
+            return
+        if conn.seat not in req.answerers:
+            conn.error("not_your_request", f"seat {conn.seat} may not answer this request (seats "
+                                           f"{', '.join(map(str, req.answerers))} may)", ref, g.state_id)
+            return
+        if not msg.accept:
+            self._resolve(room, req, "declined", conn.seat, conn, ref)
+            return
+        if g.result is not None:
+            self._resolve(room, req, "void", conn.seat, conn, ref)
+            return
+        try:
+            events = g.apply(req.action)
+        except IllegalAction as exc:
+            log.info("adjustment request %d of game %s no longer applies: %s", req.id, room.game_id, exc.message)
+            self._resolve(room, req, "void", conn.seat, conn, ref)
+            return
+        room.requests.pop(req.id, None)
+        self._accepted(room, req.action.to_json(), events, req.seat, None, None)
+        self._resolve(room, req, "accepted", conn.seat, conn, ref)
+
+    def _resolve(self, room: Room, req: AdjustReq, outcome: str, by: int | None, answerer: Conn | None,
+                 ref: Any) -> None:
+        room.requests.pop(req.id, None)
+        base = {"type": "adjust_resolved", "game_id": room.game_id, "request": req.id, "by": req.seat,
+                "outcome": outcome, "answered_by": by, "state_id": room.game.state_id}
+        plain = dumps({**base, "ref": None})
+        for c in list(room.conns):
+            c.send(dumps({**base, "ref": ref}) if c is answerer else plain)
 
     # ------------------------------------------------------------------ bots
     def kick_bots(self, room: Room) -> None:
-        if not room.bots or self.closing or (room.bot_task is not None and not room.bot_task.done()):
+        """Schedule the next bot move of ``room`` (after ``bot_delay``) if a bot is to move."""
+        if not room.bots or self.closing or room.bot_pending or room.bot_to_move() is None:
             return
-        if room.bot_to_move() is None:
-            return
-        room.bot_task = asyncio.get_running_loop().create_task(self._run_bots(room))
+        room.bot_pending = True
+        loop = asyncio.get_running_loop()
+        if self.bot_delay > 0:
+            loop.call_later(self.bot_delay, self.bots.ready, room)
+        else:
+            self.bots.ready(room)
 
-    async def _run_bots(self, room: Room) -> None:
-        while not self.closing:
-            seat = room.bot_to_move()
-            if seat is None:
+    def _bot_move(self, room: Room) -> None:
+        """One bot move (run by the BotScheduler), then the next one is scheduled."""
+        room.bot_pending = False
+        if self.closing or self.rooms.get(room.game_id) is not room:
+            return
+        seat = room.bot_to_move()
+        if seat is None:
+            return
+        g = room.game
+        actions = g.legal_actions(seat)
+        if not actions:
+            return
+        if len(actions) > 1 and room.bots[seat].thinks:
+            self._think_off_loop(room, seat, actions)
+            return
+        try:
+            action = actions[0] if len(actions) == 1 else room.bots[seat].choose(g.view(seat), actions)
+            events = g.apply(action)
+        except Exception:   # noqa: BLE001 - a bot bug: log it and play the first legal action
+            log.exception("bot %s in game %s failed", seat, room.game_id)
+            action = actions[0]
+            events = g.apply(action)
+        self._accepted(room, action.to_json(), events, seat, None, None)
+
+    def _think_off_loop(self, room: Room, seat: int, actions: list[Any]) -> None:
+        """A search bot thinks in a worker process (``bots.search.thinking_pool``), so the event
+        loop serves every other game meanwhile; its move is applied when the answer comes, if the
+        game is still where it was."""
+        from ..bots.search import think, thinking_pool
+        g, bot = room.game, room.bots[seat]
+        state_id = g.state_id
+        room.bot_pending = True   # no other move of this room is scheduled while it thinks
+        future = asyncio.get_running_loop().run_in_executor(thinking_pool(), think, bot, g.clone(), seat, actions)
+
+        def done(f: "asyncio.Future[tuple[Any, int]]") -> None:
+            room.bot_pending = False
+            if self.closing or self.rooms.get(room.game_id) is not room:
                 return
-            await asyncio.sleep(self.bot_delay)
-            if self.rooms.get(room.game_id) is not room or room.bot_to_move() != seat:
-                continue
-            g = room.game
-            actions = g.legal_actions(seat)
-            if not actions:
+            if room.game is not g or g.state_id != state_id:   # moved on meanwhile: think again
+                self.kick_bots(room)
                 return
             try:
-                action = actions[0] if len(actions) == 1 else room.bots[seat].choose(g.view(seat), actions)
+                action, bot.rng.state = f.result()
                 events = g.apply(action)
-            except Exception:   # noqa: BLE001 - a bot bug: log it and play the first legal action
-                log.exception("bot %s in game %s failed", seat, room.game_id)
-                action = actions[0]
+            except Exception:   # noqa: BLE001 - a bot bug or a lost worker: log it, fall back
+                log.exception("search bot %s in game %s failed", seat, room.game_id)
+                action = bot.choose(g.view(seat), actions)
                 events = g.apply(action)
             self._accepted(room, action.to_json(), events, seat, None, None)
 
+        future.add_done_callback(done)
+
     def disconnected(self, conn: Conn, room: Room) -> None:
         room.conns.discard(conn)
+        self.release(conn)
         self._maybe_evict(room)
 
 

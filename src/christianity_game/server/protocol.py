@@ -232,8 +232,8 @@ class Limits(BaseModel):
     max_message_bytes: int
     rate_per_s: float
     burst: int
-    sync_bytes_per_message: int = Field(0, description="A `welcome` or `sync` reply costs one message of the "
-                                                       "rate limit per this many bytes (at least one).")
+    sync_bytes_per_message: int = Field(0, description="A `welcome` or `sync` reply over this many bytes "
+                                                       "costs one more message of the rate limit per this many bytes.")
     send_queue_bytes: int = Field(0, description="Bytes queued to a client that stops reading before the "
                                                  "connection is closed with 1013.")
 
@@ -358,7 +358,7 @@ class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid", title="CreateGame")
     mode: str = Field("coop", description="coop, solo or duel")
     lineup: str = Field("RR", description="One letter a seat: R (Righteous) or E (Evil, duel).")
-    seed: Optional[int] = Field(None, ge=0, description=(
+    seed: Optional[int] = Field(None, ge=0, strict=True, description=(
         "The game's seed: for tests, bots-only games and scenarios. Left out, the server draws 128 random "
         "bits and keeps them secret until the game is over. Refused (`seed_not_allowed`) in a duel with "
         "people on both sides: whoever picks the seed knows every hidden card."))
@@ -386,6 +386,7 @@ class SeatLink(BaseModel):
     bot: Optional[str] = None
     token: Optional[str] = Field(None, description="The seat's secret token (human seats).")
     url: Optional[str] = Field(None, description="The seat's secret link (the token is in the fragment).")
+    access: Optional[Literal["invited", "open"]] = Field(None, description="A human seat's access (see CreateGame).")
 
 
 class SpectatorLink(BaseModel):
@@ -402,6 +403,7 @@ class CreatedGame(BaseModel):
     state_id: int
     ws: str = Field(description="The game's WebSocket address; send `hello` with a token.")
     seats: list[SeatLink]
+    manualAdjust: Literal["ask", "free", "off"] = "free"
     spectator: SpectatorLink
 
 
@@ -425,7 +427,8 @@ class GameSummary(BaseModel):
 
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", title="JoinRequest")
-    seat: Optional[int] = Field(None, description="The seat wanted (an open one); the first open seat if left out.")
+    seat: Optional[int] = Field(None, strict=True,
+                                description="The seat wanted (an open one); the first open seat if left out.")
     name: Optional[str] = Field(None, max_length=40)
 
 

@@ -6,11 +6,18 @@ per accepted action, appended and committed before the server acknowledges the a
 game is replaying its record. Seat tokens are stored only as SHA-256 hashes.
 
 All calls happen on the server's event-loop thread; each append is one autocommit INSERT.
+
+Damage is loud: on open the store runs SQLite's ``quick_check`` and notices a write-ahead log that
+vanished after an unclean stop (``problems``); a game whose rows cannot be read is reported by
+``damaged_games`` so the server marks it unavailable while the others keep working. ``backup``
+copies the live database with SQLite's online backup (consistent while the server writes).
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import secrets
 import sqlite3
 import time
@@ -18,8 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "games.sqlite3"
+RUNNING_MARK = "server.running"   # present while a server has the store open; left behind by a crash
+
+log = logging.getLogger("christianity_game.server.store")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -55,6 +65,15 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE INDEX IF NOT EXISTS games_open ON games(finished);
 """
 
+# Columns added in schema 2 (older files gain them on open).
+_COLUMNS_2 = {
+    "owner": "TEXT",                              # keyed hash of the creator's address (quotas)
+    "people": "INTEGER",                          # human seats (0: a bots-only game)
+    "archived": "INTEGER NOT NULL DEFAULT 0",     # abandoned: not listed, not loaded at start
+    "parked": "INTEGER NOT NULL DEFAULT 0",       # evicted while waiting for a person: not loaded at start
+    "touched": "REAL",                            # last activity known to the store
+}
+
 
 @dataclass(slots=True)
 class SeatRow:
@@ -85,13 +104,21 @@ class StoreError(RuntimeError):
 class Store:
     """The SQLite file of one data folder."""
 
-    def __init__(self, data_dir: str | Path, synchronous: str = "NORMAL") -> None:
+    def __init__(self, data_dir: str | Path, synchronous: str = "NORMAL", check: bool = True) -> None:
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.data_dir / DB_NAME
         sync = synchronous.upper()
         if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise StoreError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
+        #: What the checks on open found (each a sentence; also logged as errors).
+        self.problems: list[str] = []
+        mark = self.data_dir / RUNNING_MARK
+        wal = self.path.with_name(self.path.name + "-wal")
+        if mark.exists() and self.path.exists() and not wal.exists():
+            self._problem(f"{wal.name} is missing after an unclean stop (the last server did not shut down "
+                          "cleanly, yet its write-ahead log is gone): actions acknowledged since the last "
+                          "checkpoint may be lost; clients that saw them are refused with state_lost")
         # isolation_level=None: autocommit; each statement outside BEGIN..COMMIT commits at once.
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -105,9 +132,80 @@ class Store:
             self.set_meta("schema_version", str(SCHEMA_VERSION))
         elif int(version) > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer server (schema {version} > {SCHEMA_VERSION})")
+        self._migrate()
+        if check:
+            self._quick_check()
+        mark.write_text(str(os.getpid()))
+
+    def _problem(self, text: str) -> None:
+        log.error("STORAGE: %s", text)
+        self.problems.append(text)
+
+    def _migrate(self) -> None:
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
+        for name, decl in _COLUMNS_2.items():
+            if name not in have:
+                self.db.execute(f"ALTER TABLE games ADD COLUMN {name} {decl}")
+        if "people" not in have:
+            self.db.execute("UPDATE games SET people=(SELECT COUNT(*) FROM seats s WHERE s.game_id=games.id "
+                            "AND s.kind='human'), touched=created")
+        self.db.execute("CREATE INDEX IF NOT EXISTS games_owner ON games(owner, finished, archived)")
+        if self.get_meta("schema_version") != str(SCHEMA_VERSION):
+            self.set_meta("schema_version", str(SCHEMA_VERSION))
+
+    def _quick_check(self) -> None:
+        """SQLite's quick_check: every page readable and well-formed. Problems are logged."""
+        try:
+            rows = [str(r[0]) for r in self.db.execute("PRAGMA quick_check(20)")]
+        except sqlite3.DatabaseError as exc:
+            rows = [f"quick_check failed: {exc}"]
+        if rows != ["ok"]:
+            self._problem(f"{self.path.name} failed its integrity check: " + "; ".join(rows))
+
+    def damaged_games(self) -> dict[str, str]:
+        """Games whose rows cannot be read (after a failed integrity check): id -> what failed.
+
+        Reads every game's row, seats and actions; a game whose rows sit on a damaged page raises
+        SQLite's "malformed" error and is reported. Games that read cleanly are not listed."""
+        out: dict[str, str] = {}
+        ids: list[str] = []
+        for sql in ("SELECT id FROM games", "SELECT id FROM games INDEXED BY sqlite_autoindex_games_1"):
+            try:
+                ids += [str(r[0]) for r in self.db.execute(sql)]
+                break
+            except sqlite3.DatabaseError:
+                continue
+        try:
+            ids += [str(r[0]) for r in self.db.execute("SELECT DISTINCT game_id FROM seats")]
+        except sqlite3.DatabaseError:
+            pass
+        for gid in dict.fromkeys(ids):
+            try:
+                row = self.game(gid)
+                if row is None:
+                    raise StoreError("its games row is missing")
+                self.actions(gid)
+            except (sqlite3.DatabaseError, StoreError, ValueError) as exc:
+                out[gid] = f"game {gid}: its stored rows are damaged ({exc})"
+        return out
+
+    def backup(self, target: str | Path) -> Path:
+        """Copy the live database to ``target`` with SQLite's online backup API: a consistent copy
+        while the server keeps writing (the copy has no write-ahead log to go with it)."""
+        target = Path(target)
+        dst = sqlite3.connect(target)
+        try:
+            self.db.backup(dst)
+        finally:
+            dst.close()
+        return target
 
     def close(self) -> None:
         self.db.close()
+        try:
+            (self.data_dir / RUNNING_MARK).unlink()
+        except OSError:
+            pass
 
     # ------------------------------------------------------------------ meta
     def get_meta(self, key: str) -> str | None:
@@ -127,12 +225,15 @@ class Store:
 
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, head: dict[str, Any], options: dict[str, Any], spectator_hash: str,
-                    seats: list[SeatRow]) -> None:
+                    seats: list[SeatRow], owner: str | None = None) -> None:
         db = self.db
+        now = time.time()
+        people = sum(1 for s in seats if s.kind == "human")
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("INSERT INTO games(id, created, head, options, spectator_hash) VALUES (?, ?, ?, ?, ?)",
-                       (game_id, time.time(), json.dumps(head), json.dumps(options), spectator_hash))
+            db.execute("INSERT INTO games(id, created, head, options, spectator_hash, owner, people, touched) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (game_id, now, json.dumps(head), json.dumps(options), spectator_hash, owner, people, now))
             db.executemany("INSERT INTO seats(game_id, seat, kind, bot, token_hash, claimed, name) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
                            [(game_id, s.seat, s.kind, s.bot, s.token_hash, int(s.claimed), s.name) for s in seats])
@@ -147,7 +248,39 @@ class Store:
                         (game_id, n, json.dumps(action, separators=(",", ":")), time.time()))
 
     def finish(self, game_id: str, result: dict[str, Any]) -> None:
-        self.db.execute("UPDATE games SET finished=1, result=? WHERE id=?", (json.dumps(result), game_id))
+        self.db.execute("UPDATE games SET finished=1, result=?, touched=? WHERE id=?",
+                        (json.dumps(result), time.time(), game_id))
+
+    def set_flags(self, game_id: str, *, parked: bool | None = None, archived: bool | None = None,
+                  touched: float | None = None) -> None:
+        """Mark a game parked (evicted while waiting for a person) or archived (abandoned)."""
+        sets, args = [], []
+        for col, val in (("parked", parked), ("archived", archived)):
+            if val is not None:
+                sets.append(f"{col}=?")
+                args.append(int(val))
+        if touched is not None:
+            sets.append("touched=?")
+            args.append(touched)
+        if sets:
+            self.db.execute(f"UPDATE games SET {', '.join(sets)} WHERE id=?", (*args, game_id))
+
+    def count_live(self, owner: str | None = None, bots_only: bool = False) -> int:
+        """Unfinished, unarchived games (of one owner; only bots-only ones)."""
+        sql = "SELECT COUNT(*) FROM games WHERE finished=0 AND archived=0"
+        args: list[Any] = []
+        if owner is not None:
+            sql += " AND owner=?"
+            args.append(owner)
+        if bots_only:
+            sql += " AND people=0"
+        return int(self.db.execute(sql, args).fetchone()[0])
+
+    def abandoned(self, before: float, limit: int = 500) -> list[str]:
+        """Unfinished, unarchived games with a person's seat, untouched since ``before``."""
+        rows = self.db.execute("SELECT id FROM games WHERE finished=0 AND archived=0 AND people>0 AND "
+                               "COALESCE(touched, created) < ? LIMIT ?", (before, limit)).fetchall()
+        return [str(r[0]) for r in rows]
 
     def claim(self, game_id: str, seat: int, token_hash: str | None = None, name: str | None = None) -> None:
         if token_hash is None:
@@ -169,25 +302,36 @@ class Store:
         return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], bool(row[5]),
                        None if row[6] is None else json.loads(row[6]), seats)
 
-    def games(self, finished: bool | None = None) -> Iterator[GameRow]:
-        sql = "SELECT id, created, head, options, spectator_hash, finished, result FROM games"
+    def games(self, finished: bool | None = None, resident: bool = False) -> Iterator[GameRow]:
+        """Games (finished or not); ``resident``: only those neither parked nor archived (what a
+        starting server loads: games whose bots may have a move to make)."""
+        sql = "SELECT id, created, head, options, spectator_hash, finished, result FROM games WHERE 1=1"
         args: tuple[Any, ...] = ()
         if finished is not None:
-            sql += " WHERE finished=?"
+            sql += " AND finished=?"
             args = (int(finished),)
+        if resident:
+            sql += " AND parked=0 AND archived=0"
         for row in self.db.execute(sql + " ORDER BY created", args).fetchall():
             yield self._game_row(row)
 
     def open_games(self, limit: int = 100) -> list[GameRow]:
-        """Listed games not over that still have an unclaimed human seat, newest first."""
+        """Listed games, not over or archived, that still have an open, unclaimed human seat, newest
+        first. A game whose rows cannot be read is left out (and logged)."""
         rows = self.db.execute(
             "SELECT id, created, head, options, spectator_hash, finished, result FROM games g "
-            "WHERE finished=0 AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id=g.id AND s.kind='human' "
+            "WHERE finished=0 AND archived=0 AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id=g.id AND s.kind='human' "
             "AND s.claimed=0) ORDER BY created DESC LIMIT ?", (limit * 4,)).fetchall()
         out = []
         for row in rows:
-            g = self._game_row(row)
-            if g.options.get("listed", True):
+            try:
+                g = self._game_row(row)
+            except (sqlite3.DatabaseError, ValueError) as exc:
+                log.error("STORAGE: game %s left out of the lobby: %s", row[0], exc)
+                continue
+            open_seats = set(g.options.get("open") or ())
+            if g.options.get("listed", True) and any(
+                    s.kind == "human" and not s.claimed and s.seat in open_seats for s in g.seats):
                 out.append(g)
             if len(out) >= limit:
                 break
