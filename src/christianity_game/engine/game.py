@@ -1648,6 +1648,13 @@ class Game:
         from .position import build_from_position
         return build_from_position(cls, position, mode, lineup, seed, settings, card_set, rules)
 
+    def to_position(self) -> dict[str, Any]:
+        """This game's state as a position: ``from_position`` of it (same mode, lineup, seed and
+        settings) gives a game with the same views and legal actions. Holds hidden information
+        (hands, deck order, the generator's state): an engine and test tool, not for clients."""
+        from .position import to_position
+        return to_position(self)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (None: a spectator). Never another seat's hidden cards."""
         from .view import make_view
