@@ -11,7 +11,7 @@ See ``docs/env.md``.
 
 from .actions import ACTION_COUNT, ActionContext, ActionNotCovered, decode, describe, encode
 from .aec import ChristianityEnv, env, raw_env
-from .observation import facts_from_game, facts_from_view, observation_space
+from .observation import observation_from_view, observation_of, observation_space
 
 __all__ = ["ACTION_COUNT", "ActionContext", "ActionNotCovered", "ChristianityEnv", "decode", "describe", "encode",
-           "env", "facts_from_game", "facts_from_view", "observation_space", "raw_env"]
+           "env", "observation_from_view", "observation_of", "observation_space", "raw_env"]

@@ -19,7 +19,7 @@ from ..engine.actions import Action
 from ..engine.game import Game
 from ..engine.settings import Settings
 from .actions import ACTION_COUNT, MAX_SEATS, ActionContext, encode
-from .observation import encode_facts, facts_from_game, observation_space
+from .observation import observation_of, observation_space
 
 #: The duel's turn cap when the settings give none (duels have no round limit, D-W-R).
 DEFAULT_DUEL_MAX_TURNS = 200
@@ -167,7 +167,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         assert game is not None
         seat = self.seat_of[agent]
-        return encode_facts(facts_from_game(game, seat), self.action_mask(agent).copy())
+        return observation_of(game, seat, self.action_mask(agent).copy())
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

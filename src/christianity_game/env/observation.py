@@ -1,18 +1,20 @@
 """Observations of the learning environment: a seat's view as a ``Dict`` of fixed-size arrays.
 
-Two readers produce the same :class:`SeatFacts` (and so the same arrays):
+Two readers produce the same arrays:
 
-* :func:`facts_from_view` reads ``Game.view(seat)``, the engine's hidden-information boundary;
-* :func:`facts_from_game` reads the same facts straight from the game, several times faster, and
-  only what the seat may see: its own hand and Cost Zone, face-up cards, public zones and
-  counts. The tests check that both agree, state after state, and that swapping cards the seat
-  cannot see never changes its observation.
+* :func:`observation_from_view` reads ``Game.view(seat)``, the engine's hidden-information
+  boundary (through :func:`facts_from_view` and :func:`encode_facts`): the reference;
+* :func:`observation_of` reads the same facts straight from the game, several times faster, and
+  only what the seat may see: its own hand and Cost Zone, face-up cards, public zones and counts.
+  The tests check that both agree, state after state, and that swapping cards the seat cannot see
+  never changes its observation.
 
 Field by field documentation: ``docs/env.md``.
 """
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -120,51 +122,145 @@ def facts_from_view(view: dict[str, Any]) -> SeatFacts:
     )
 
 
-def facts_from_game(game: "Game", viewer: int) -> SeatFacts:
-    """The same facts as ``facts_from_view(game.view(viewer))``, read from the game directly.
+_COUNT_ROWS = 17          # hand, cost zone x3, face up x6, habituals x6, field
+_TAIL = _COUNT_ROWS * CARDS
+_I8_SIZE = _TAIL + len(PHASES) + 2 * len(ABILITIES)
+_I16_SHAPES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("table", (len(TABLE_FIELDS),)), ("seats", (MAX_SEATS, len(SEAT_FIELDS))),
+    ("threats", (THREAT_ROWS, len(THREAT_FIELDS))), ("stack", (STACK_ROWS, len(STACK_FIELDS))),
+    ("choice", (len(CHOICE_FIELDS),)), ("choice_options", (CHOICE_SLOTS,)), ("duel", (len(DUEL_FIELDS),)),
+    ("duel_seats", (MAX_SEATS, len(DUEL_SEAT_FIELDS))),
+)
+_I16_SLICES: list[tuple[str, int, int, tuple[int, ...]]] = []
+for _name, _shape in _I16_SHAPES:
+    _at = _I16_SLICES[-1][2] if _I16_SLICES else 0
+    _I16_SLICES.append((_name, _at, _at + int(np.prod(_shape)), _shape))
+_PHASE_AT = {p: _TAIL + i for i, p in enumerate(PHASES)}
+_HELD_AT = {a: _TAIL + len(PHASES) + i for i, a in enumerate(ABILITIES)}
+_CHARGED_AT = {a: _TAIL + len(PHASES) + len(ABILITIES) + i for i, a in enumerate(ABILITIES)}
+_STACK_KIND = {k: i + 1 for i, k in enumerate(STACK_KINDS)}
+_UID_CARDS: dict[int, tuple[Any, list[int]]] = {}
 
-    Reads only what ``view(viewer)`` shows: other seats' hands and face-down Cost Zone cards
-    only as counts, no deck but its size, never the generator."""
+
+def uid_cards(game: "Game") -> list[int]:
+    """uid -> card index for the cards of ``game`` (shared by its clones, kept for a few tables)."""
+    defs = game.defs
+    hit = _UID_CARDS.get(id(defs))
+    if hit is not None and hit[0] is defs and len(hit[1]) == len(defs):
+        return hit[1]
+    if len(_UID_CARDS) > 256:
+        _UID_CARDS.clear()
+    table = [CARD_INDEX[d.id] for d in defs]
+    _UID_CARDS[id(defs)] = (defs, table)
+    return table
+
+
+def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The observation ``seat`` gets in ``game`` (what :meth:`ChristianityEnv.observe` returns).
+
+    Equal to ``encode_facts(facts_from_view(game.view(seat)), mask)`` (the tests check it, state
+    after state) but read from the game directly, several times faster. It reads only what
+    ``view(seat)`` shows: other seats' hands and face-down Cost Zone cards only as counts, no deck
+    but its size, never the generator."""
+    if mask is None:
+        mask = action_mask_of(game, seat)
     st = game.state
+    card = uid_cards(game)
     defs = game.defs
     tapped, up = st.tapped, st.face_up
-    seats, face_up, habituals = [], [], []
-    for sd in st.seats:
+    n_seats = len(st.seats)
+    pending = game.pending if st.result is None else []
+    decider = pending[0][0] if pending else -1
+    turn_seat = game.turn_seat
+    flat: list[int] = []   # int8 block: the indexes to count
+    seats16: list[int] = []
+    for i, sd in enumerate(st.seats):
         cz = sd.cost_zone
-        ups = [defs[u].id for u in cz if u in up]
-        seats.append((int(sd.side == "righteous"), int(sd.side == "evil"), sd.humility, sd.maturity,
-                      len(sd.hand), len(sd.deck), len(cz), sum(1 for u in cz if u not in tapped), len(ups),
-                      len(sd.in_play), len(sd.held), len(sd.discard)))
-        face_up.append(ups)
-        habituals.append([defs[u].id for u in sd.in_play] + [defs[u].id for u in sd.held])
-    me = st.seats[viewer]
-    threats = []
-    for t in st.threats:   # remaining: what resisting still takes (the target's Habituals may discount it)
+        n_up = 0
+        if up:
+            row = (4 + i) * CARDS
+            ups = [row + card[u] for u in cz if u in up]
+            n_up = len(ups)
+            flat += ups
+        row = (10 + i) * CARDS
+        flat += [row + card[u] for u in sd.in_play]
+        flat += [row + card[u] for u in sd.held]
+        righteous = sd.side == "righteous"
+        seats16 += (1, int(i == seat), int(righteous), int(not righteous), sd.humility, sd.maturity, len(sd.hand),
+                    len(sd.deck), len(cz), len(cz) - len(tapped.intersection(cz)), n_up, len(sd.in_play),
+                    len(sd.held), len(sd.discard), int(i == turn_seat), int(i == decider))
+    seats16 += [0] * ((MAX_SEATS - n_seats) * len(SEAT_FIELDS))
+    me = st.seats[seat]
+    cz = me.cost_zone
+    flat += [card[u] for u in me.hand]
+    flat += [CARDS + card[u] for u in cz]
+    flat += [2 * CARDS + card[u] for u in cz if u not in tapped]
+    if up:
+        flat += [3 * CARDS + card[u] for u in cz if u in up]
+    if st.field:
+        flat += [16 * CARDS + card[u] for u in st.field]
+    flat.append(_PHASE_AT[game.phase])
+    flat += [_HELD_AT[a] for a in st.abilities]
+    flat += [_CHARGED_AT[a] for a in st.charged]
+    buf = bytearray(_I8_SIZE)
+    for i in flat:
+        buf[i] += 1
+    counts = np.frombuffer(buf, np.int8)
+    cards = counts[:_TAIL].reshape(_COUNT_ROWS, CARDS)
+
+    r, e = game.score
+    table = [st.round, game.settings.max_rounds if game.mode.has_round_limit else 0, turn_seat, r, e,
+             len(st.resisted), len(st.failed), len(st.evil_deck), st.team_level, int(st.ability_picks > 0),
+             int(st.clearing is not None), len(st.threats), len(st.stack), len(st.field)]
+    threats: list[int] = []
+    for t in st.threats[:THREAT_ROWS]:   # remaining: what resisting still takes (the target's Habituals may discount it)
         target = st.seats[t.target]
         discount = sum(defs[u].passive.resist_discount for u in target.in_play + target.held)
-        threats.append((CARD_INDEX[defs[t.uid].id], t.target, _plus1(t.by), t.resistance, t.paid,
-                        max(0, t.resistance - discount - t.paid)))
-    stack = [(CARD_INDEX[defs[i.uid].id], STACK_KINDS.index(i.kind), i.controller, _plus1(i.to_seat),
-              _plus1(i.boost if i.kind == "boost" else None), _plus1(i.threat if i.kind == "threat" else None))
-             for i in st.stack]
+        threats += (1, card[t.uid] + 1, t.target, 0 if t.by is None else t.by + 1, t.resistance, t.paid,
+                    max(0, t.resistance - discount - t.paid))
+    threats += [0] * ((THREAT_ROWS - min(THREAT_ROWS, len(st.threats))) * len(THREAT_FIELDS))
+    stack: list[int] = []
+    for item in st.stack[:STACK_ROWS]:
+        kind = item.kind
+        stack += (1, card[item.uid] + 1, _STACK_KIND[kind], item.controller, _plus1(item.to_seat),
+                  _plus1(item.boost) if kind == "boost" else 0, _plus1(item.threat) if kind == "threat" else 0)
+    stack += [0] * ((STACK_ROWS - min(STACK_ROWS, len(st.stack))) * len(STACK_FIELDS))
+    choice = [0] * len(CHOICE_FIELDS)
+    options = [0] * CHOICE_SLOTS
     c = st.choice
-    choice = None
-    if c is not None and c.seat == viewer:
-        choice = (c.purpose, c.count, max(0, c.minimum), [defs[u].id for u in c.options])
-    decider = game.pending[0][0] if st.result is None and game.pending else -1
-    mode = game.mode
-    return SeatFacts(
-        viewer=viewer, phase=game.phase, round=st.round,
-        max_rounds=game.settings.max_rounds if mode.has_round_limit else 0,
-        turn_seat=game.turn_seat, decider=decider, score=game.score, seats=seats,
-        hand=[defs[u].id for u in me.hand],
-        cost_zone=[(defs[u].id, u in tapped, u in up) for u in me.cost_zone],
-        face_up=face_up, habituals=habituals, field=[defs[u].id for u in st.field],
-        threats=threats, stack=stack, piles=(len(st.resisted), len(st.failed)),
-        evil_deck_size=len(st.evil_deck), abilities_held=list(st.abilities), abilities_charged=sorted(st.charged),
-        team_level=st.team_level, choosing=st.ability_picks > 0, clearing=st.clearing is not None,
-        choice=choice, duel=game.duel_view() if st.duel is not None else None,  # type: ignore[attr-defined]
-    )
+    if c is not None and c.seat == seat:
+        choice[0:3] = (1, c.count, max(0, c.minimum))
+        if c.purpose in CHOICE_PURPOSES:
+            choice[3 + CHOICE_PURPOSES.index(c.purpose)] = 1
+        for i, u in enumerate(c.options[:CHOICE_SLOTS]):
+            options[i] = card[u] + 1
+    duel = [0] * len(DUEL_FIELDS)
+    duel_seats = [0] * (MAX_SEATS * len(DUEL_SEAT_FIELDS))
+    if st.duel is not None:
+        d = game.duel_view()  # type: ignore[attr-defined]
+        chain = d["chain"]
+        rc, ec = d["righteous_clock"], d["evil_clock"]
+        pend = d["reward_pending"]
+        duel = [1, chain["count"], _plus1(chain["target"]), _plus1(chain["last"]), int(chain["single_target"]),
+                d["failed_temptations_this_turn"], d["rewards_this_turn"], d["phase_plays"], d["boost_every"],
+                int(d["answering"]), int(rc is not None), int(ec is not None),
+                0 if ec is None else ec["righteous_turns_since"], d["evil_limit"], 0 if ec is None else ec["in_play"],
+                len(pend), int(bool(pend) and pend[0]["seat"] == seat)]
+        dom, disc = d["dominance"], d["next_discount"]
+        plays, streaks = d["plays_this_turn"], d["streaks"]
+        duel_seats = []
+        for i in range(n_seats):
+            duel_seats += (plays[i], streaks[i], dom.get(str(i), 0), disc.get(str(i), 0))
+        duel_seats += [0] * ((MAX_SEATS - n_seats) * len(DUEL_SEAT_FIELDS))
+    block = np.frombuffer(array("h", table + seats16 + threats + stack + choice + options + duel + duel_seats),
+                          np.int16)
+    out = {"action_mask": mask, "phase": counts[_TAIL:_TAIL + len(PHASES)],
+           "hand": cards[0], "cost_zone": cards[1:4], "face_up": cards[4:10], "habituals": cards[10:16],
+           "field": cards[16],
+           "abilities": counts[_TAIL + len(PHASES):].reshape(2, len(ABILITIES))}
+    for name, start, stop, shape in _I16_SLICES:
+        out[name] = block[start:stop].reshape(shape)
+    return out
 
 
 def action_mask_of(game: "Game", seat: int) -> np.ndarray:
@@ -176,11 +272,6 @@ def action_mask_of(game: "Game", seat: int) -> np.ndarray:
         for action in actions:
             mask[encode(action, ctx)] = 1
     return mask
-
-
-def observation_of(game: "Game", seat: int) -> dict[str, np.ndarray]:
-    """The observation ``seat`` gets in ``game`` (what :meth:`ChristianityEnv.observe` returns)."""
-    return encode_facts(facts_from_game(game, seat), action_mask_of(game, seat))
 
 
 def observation_space(action_count: int = ACTION_COUNT) -> spaces.Dict:
@@ -211,6 +302,11 @@ def observation_space(action_count: int = ACTION_COUNT) -> spaces.Dict:
 def _counts(out: np.ndarray, ids: list[str]) -> None:
     for cid in ids:
         out[CARD_INDEX[cid]] += 1
+
+
+def observation_from_view(view: dict[str, Any], mask: np.ndarray) -> dict[str, np.ndarray]:
+    """The observation of the viewer of ``view`` (the reference for :func:`observation_of`)."""
+    return encode_facts(facts_from_view(view), mask)
 
 
 def encode_facts(f: SeatFacts, mask: np.ndarray) -> dict[str, np.ndarray]:
