@@ -1,14 +1,27 @@
 #!/usr/bin/env bash
-# Creates (or refreshes) the project's virtual environment in .venv. Idempotent: it reinstalls
-# only when pyproject.toml changed since the last install. Used by scripts/run.sh and scripts/test.sh.
+# Creates (or refreshes) the project's virtual environment in .venv. Idempotent: it installs only
+# when pyproject.toml changed since the last install of that level (a stamp file per level).
+#   scripts/setup.sh        what the web app needs (pip install -e .): used by scripts/run.sh
+#   scripts/setup.sh dev    that plus the test and lab extras (.[dev]): used by scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+level=${1:-runtime}
+case "$level" in
+  runtime) spec="." ;;
+  dev) spec=".[dev]" ;;
+  *) echo "usage: scripts/setup.sh [runtime|dev]" >&2; exit 2 ;;
+esac
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-stamp=.venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)
+hash=$(sha1sum pyproject.toml | cut -c1-12)
+stamp=.venv/.installed-$level-$hash
+# a dev install holds everything a runtime install does
+if [ "$level" = runtime ] && [ -f ".venv/.installed-dev-$hash" ]; then
+  exit 0
+fi
 if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[dev]"
-  rm -f .venv/.installed-* && touch "$stamp"
+  .venv/bin/python -m pip install --quiet -e "$spec"
+  rm -f .venv/.installed-"$level"-* && touch "$stamp"
 fi

@@ -78,18 +78,27 @@ def _scenario_or_fail(name: str) -> Any:
         _fail(str(exc))
 
 
+#: The line-up of each mode when --lineup is left out.
+DEFAULT_LINEUPS = {"coop": "RR", "solo": "R", "duel": "ER"}
+
+
 @app.command()
 def scenarios() -> None:
     """List the duel scenarios: named presets for --scenario (play, simulate) and the web menu."""
-    from rich.table import Table as _Table
+    import textwrap
 
     from .scenarios import all_scenarios
-    table = _Table(title="Duel scenarios")
-    for col in ("name", "line-up", "prepared", "what it is"):
-        table.add_column(col)
+    console = Console(highlight=False)
+    width = max(40, min(console.width, 80))
+    console.print(Text("Duel scenarios (type a name after --scenario):", style="bold"))
     for sc in all_scenarios().values():
-        table.add_row(sc.name, sc.lineup, "position" if sc.position else "fresh game", f"{sc.title}: {sc.description}")
-    Console().print(table)
+        console.print()
+        line = Text("  ")
+        line.append(sc.name, style="bold cyan")   # whole, never wrapped: a name to type
+        line.append(f"   {sc.lineup}, {'prepared position' if sc.position else 'fresh game'}", style="dim")
+        console.print(line, overflow="ignore", crop=False, soft_wrap=True)
+        for row in textwrap.wrap(f"{sc.title}: {sc.description}", width=width - 4):
+            console.print(Text(f"    {row}"))
 
 
 def _check_mode(mode: str) -> None:
@@ -210,6 +219,8 @@ class PlaySession:
         self.last_human: int | None = None
         self.seen_turn = -1
         self.uid_names = {u: d.name for u, d in enumerate(game.defs)}
+        self.unprompted = False   # the game moved on without asking anyone (bots, forced moves)
+        self.own_input = ask is None
 
     # --- output
     def _events_for(self, viewer: int | None, limit: int = 80) -> list[str]:
@@ -295,6 +306,7 @@ class PlaySession:
         self.console.print(line)
         events = game.apply(action)
         self.log.extend(events)
+        self.unprompted = True
         if self.humans:
             for ev in events:
                 if ev.kind == "turn_started":
@@ -337,6 +349,8 @@ class PlaySession:
                 menu.append(action)
                 texts.append(text)
         actions = menu
+        if self.unprompted:
+            self._drop_typeahead()
         options = render_actions(game, actions, texts=texts, title=f" {seat_label(seat)}: your options ")
         self.draw_board(seat, options)
         n = len(actions)
@@ -376,6 +390,19 @@ class PlaySession:
                 self._say(f"There is no option {choice}: choose a number from 1 to {n}.")
                 continue
             return "done" if self._apply(actions[choice - 1]) else "again"
+
+    def _drop_typeahead(self) -> None:
+        """Forget keys typed while the game moved on by itself (bots, forced moves): a number typed
+        for an earlier prompt must not answer this new one."""
+        self.unprompted = False
+        if not self.own_input:
+            return
+        try:
+            import termios
+            if sys.stdin.isatty():
+                termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError):   # not a POSIX terminal: nothing to drop
+            pass
 
     def _say(self, message: str) -> None:
         self.console.print(Text(f"  ✗ {message}", style="bold red"))
@@ -476,8 +503,9 @@ class PlaySession:
 @app.command()
 def play(
     mode: Annotated[str, typer.Option(help="coop (a team against the Evil deck), solo, or duel.")] = "coop",
-    lineup: Annotated[str, typer.Option(
-        help="One letter a seat: R (Righteous), E (Evil, duel only). Co-op: RR, ...; solo: R; duel: ER, EER, ...")] = "RR",
+    lineup: Annotated[Optional[str], typer.Option(
+        help="One letter a seat: R (Righteous), E (Evil, duel only). Co-op: RR, ...; solo: R; duel: ER, EER, ... "
+             "Default: RR for co-op, R for solo, ER for duel.")] = None,
     scenario: Annotated[Optional[str], typer.Option(
         help="A duel scenario by name (see `christianity-game scenarios`); sets mode and line-up.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the shuffles: the same seed deals the same game.")] = 7,
@@ -509,6 +537,7 @@ def play(
             _fail(str(exc))
     else:
         _check_mode(mode)
+        lineup = lineup or DEFAULT_LINEUPS.get(mode, "RR")
         texts, card_set = _load_user_decks(deck)
         if decks is not None:
             deck_ids: list[str] | None = [d.strip() for d in decks.split(",") if d.strip()]
@@ -545,7 +574,8 @@ def play(
 @app.command()
 def simulate(
     mode: Annotated[str, typer.Option(help="coop, solo or duel.")] = "coop",
-    lineup: Annotated[str, typer.Option(help="One letter a seat, e.g. RR (co-op) or ER (duel).")] = "RR",
+    lineup: Annotated[Optional[str], typer.Option(
+        help="One letter a seat, e.g. RR (co-op) or ER (duel). Default: RR co-op, R solo, ER duel.")] = None,
     scenario: Annotated[Optional[str], typer.Option(help="A duel scenario by name; sets mode and line-up.")] = None,
     games: Annotated[int, typer.Option(help="How many games to play.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the run (each game's seed is derived from it).")] = 0,
@@ -558,6 +588,7 @@ def simulate(
         preset = _scenario_or_fail(scenario)
         mode, lineup = preset.mode, preset.lineup
     _check_mode(mode)
+    lineup = lineup or DEFAULT_LINEUPS.get(mode, "RR")
     settings = _settings(set_)
     if mode == "duel" and not settings.max_turns:
         settings = settings.updated({"max_turns": DUEL_SIM_TURN_CAP})   # a duel has no round limit
@@ -827,7 +858,8 @@ def replay(
     game_no: Annotated[Optional[int], typer.Option("--game", help="With --db: the game's index in its cell.")] = None,
 ) -> None:
     """Show a saved game: the final position, or the one after --upto N actions."""
-    from .engine.record import RecordError, replay as replay_record
+    from .engine.record import RecordError
+    from .engine.replay import replay as replay_record
     if db is not None:
         record, file = _lab_record(db, cell, game_no, file)
     elif file is None:

@@ -297,7 +297,7 @@ function renderStatus(v) {
   parts.push(el("span", { class: "mode" }, mode));
   parts.push(el("span", { id: "round" }, roundText(v)));
   parts.push(el("span", { id: "turn" }, `${seatName(v.turn_seat, { short: true })}'s turn`));
-  parts.push(el("span", { id: "phase" }, `${PHASES[v.phase] || words(v.phase)} phase`));
+  parts.push(el("span", { id: "phase" }, `${v.phase === "over" ? "Game over" : `${PHASES[v.phase] || words(v.phase)} phase`}`));
   parts.push(el("span", { id: "score", title: "Stalemate score: Righteous = Maturity x5 + Resisted; Evil = Failed + Evil Habituals x5" },
     `Score R ${v.score[0]} : E ${v.score[1]}`));
   let who;

@@ -43,7 +43,7 @@ function render() {
   $("#back").disabled = $("#first").disabled = step === 0;
   $("#forward").disabled = $("#last").disabled = step === rep.steps;
   const over = v.result ? ` · Game over: ${WINNERS[v.result.winner] || v.result.winner} (${v.result.reason})` : "";
-  $("#status").textContent = `Replay · ${v.mode === "duel" ? "Duel" : v.mode === "solo" ? "Solo" : "Co-op"} ${v.lineup} · ${roundText(v)} · ${seatName(v.turn_seat)}'s turn · ${PHASES[v.phase] || words(v.phase)} phase · Score R ${v.score[0]} : E ${v.score[1]}${over}`;
+  $("#status").textContent = `Replay · ${v.mode === "duel" ? "Duel" : v.mode === "solo" ? "Solo" : "Co-op"} ${v.lineup} · ${roundText(v)} · ${seatName(v.turn_seat)}'s turn · ${v.phase === "over" ? "Game over" : `${PHASES[v.phase] || words(v.phase)} phase`} · Score R ${v.score[0]} : E ${v.score[1]}${over}`;
   $("#action").textContent = actionText(shown.action);
   $("#seats").replaceChildren(...v.seats.map((s) => el("div", { class: `seat ${s.side === "evil" ? "evil" : "righteous"}${v.turn_seat === s.seat ? " active" : ""}`, dataset: { seat: s.seat } },
     el("div", { class: "seat-head" }, `${seatName(s.seat)} (${s.side === "evil" ? "Evil" : "Righteous"})`),
