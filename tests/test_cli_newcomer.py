@@ -59,3 +59,21 @@ def test_keys_typed_while_bots_move_are_dropped_before_the_next_prompt(monkeypat
     assert session.run() == 0
     assert prompts, "the person was never asked"
     assert flushed == [0], "typed-ahead keys were not dropped before the person's prompt"
+
+
+def test_readme_and_docs_stand_alone_in_a_fresh_clone() -> None:
+    """The README and docs point at nothing outside the repository, and every file they link exists."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    docs = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    for doc in docs:
+        text = doc.read_text(encoding="utf-8")
+        assert "../shared" not in text, f"{doc.name} points outside the repository"
+        for target in re.findall(r"\]\(([^)#\s]+)[^)]*\)", text):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            assert (doc.parent / target).exists(), f"{doc.name} links to a missing {target}"
+    rules = (root / "docs" / "rules.md").read_text(encoding="utf-8")
+    for rule_id in ("G-1", "S-4", "Z-5", "P-7", "A-2", "CO-W-3", "D-COMBO-1", "D-W-E", "D-SCORE", "M-4"):
+        assert f"**{rule_id}" in rules or f"{rule_id} " in rules, rule_id
