@@ -476,6 +476,22 @@ def _process(tasks: Sequence[Task], workers: int, **_: Any) -> Iterator[list[tup
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+RAY_CONNECT_HINT = (
+    ". Is the head running there (ray status --address ADDRESS)? Run the lab on a node of the cluster. "
+    "A cluster started with token authentication (RAY_AUTH_MODE=token) refuses a driver without its "
+    "token: set RAY_AUTH_MODE=token here too, with the cluster's token in RAY_AUTH_TOKEN, in a file named "
+    "by RAY_AUTH_TOKEN_PATH, or in ~/.ray/auth_token (ray get-auth-token on the head prints it). "
+    "See the README, \"The lab on a Ray cluster\"."
+)
+
+
+def ray_runtime_env() -> dict[str, Any]:
+    """The runtime environment the lab's Ray tasks run in on a cluster: this package itself is
+    shipped to every node (``py_modules``), so nodes need only Python and the package's
+    dependencies (the same ``pip install 'christianity-game[cluster]'``), not this checkout."""
+    return {"py_modules": [str(Path(__file__).resolve().parent.parent)]}
+
+
 def _ray(tasks: Sequence[Task], workers: int, address: str | None = None, **_: Any) -> Iterator[list[tuple[Any, ...]]]:
     """The same chunks as Ray tasks: on the Ray already started in this process, or on
     ``ray.init(address)`` (a cluster's address, or none for a local Ray)."""
@@ -489,11 +505,12 @@ def _ray(tasks: Sequence[Task], workers: int, address: str | None = None, **_: A
         if address:
             kwargs["address"] = address
             # ship this package to the cluster's workers (they need not have it installed)
-            kwargs["runtime_env"] = {"py_modules": [str(Path(__file__).resolve().parent.parent)]}
+            kwargs["runtime_env"] = ray_runtime_env()
         try:
             ray.init(**kwargs)
         except Exception as exc:  # noqa: BLE001 - ConnectionError and Ray's own errors
-            raise LabError(f"cannot start or reach Ray{' at ' + address if address else ''}: {exc}") from None
+            raise LabError(f"cannot start or reach Ray{' at ' + address if address else ''}: {exc}"
+                           + (RAY_CONNECT_HINT if address else "")) from None
         started = True
     pending: list[Any] = []
     try:
