@@ -1,0 +1,143 @@
+"""Storage damage is loud (issue 12): a write-ahead log lost after a crash, and a corrupted database
+page, are each detected on start and reported; a client that saw a state the server no longer holds
+is refused with ``state_lost``; a damaged game is ``game_unavailable`` (1011) while the others keep
+working; the online backup copies a live data folder."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from test_server_helpers import create, running, ws
+from test_server_hostile import closed_with
+
+from christianity_game.server.__main__ import main as server_main
+from christianity_game.server.store import DB_NAME, RUNNING_MARK
+
+SEED = 7
+PAGE = 4096
+
+
+def play(app: Any, game: dict[str, Any], n: int) -> int:
+    """Seat 0 takes ``n`` actions (passing where it can); the state id reached."""
+    t0 = game["seats"][0]["token"]
+    with ws(app, game["game_id"]) as a:
+        view = a.hello(t0)["view"]
+        for _ in range(n):
+            if not view["pending"] or view["result"] is not None:
+                break
+            passes = [p for p in view["pending"] if p["type"] == "Pass"]
+            view = a.act(t0, view["state_id"], (passes or view["pending"])[0])["view"]
+    return int(view["state_id"])
+
+
+def test_a_lost_write_ahead_log_is_reported_and_clients_that_saw_more_are_refused(tmp_path: Path,
+                                                                                 caplog: Any) -> None:
+    live, crashed = tmp_path / "live", tmp_path / "crashed"
+    with running(live) as app:
+        game = create(app, mode="solo", lineup="R", seed=SEED)
+        db = sqlite3.connect(live / DB_NAME)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")   # the game itself is in the main file
+        db.close()
+        seen = play(app, game, 8)
+        assert seen >= 4
+        # what a kill -9 followed by a deleted WAL leaves: the main file, and the running mark
+        crashed.mkdir()
+        shutil.copy(live / DB_NAME, crashed / DB_NAME)
+        (crashed / RUNNING_MARK).write_text("12345")
+    caplog.set_level(logging.ERROR)
+    with running(crashed) as app:
+        health = app.get("/healthz").json()
+        assert any("missing after an unclean stop" in p for p in health["storage_problems"]), health
+        gid, t0 = game["game_id"], game["seats"][0]["token"]
+        with ws(app, gid) as a:
+            err = a.hello(t0, state_id=seen)
+            assert (err["type"], err["code"]) == ("error", "state_lost")
+            assert err["state_id"] < seen and str(seen) in err["message"]
+            w = a.hello(t0)   # knowingly going on from what the server has
+            assert (w["type"], w["state_id"]) == ("welcome", err["state_id"])
+            a.send({"type": "action", "token": t0, "state_id": seen, "action": {"type": "Pass"}})
+            assert a.recv()["code"] == "state_lost"
+            a.send({"type": "sync", "state_id": seen})
+            assert a.recv()["code"] == "state_lost"
+        assert any("acknowledged actions were lost" in r.getMessage() for r in caplog.records)
+        assert any("lost" in p for p in app.get("/healthz").json()["storage_problems"])
+    # a clean stop leaves no mark: the next start finds nothing wrong
+    with running(crashed) as app:
+        assert app.get("/healthz").json()["storage_problems"] == []
+
+
+def _corrupt_a_page_of(path: Path, victim: str, others: list[str]) -> int:
+    """Overwrite the cells of one b-tree leaf page that holds only ``victim``'s rows."""
+    data = bytearray(path.read_bytes())
+    best, best_count = -1, 0
+    for p in range(1, len(data) // PAGE):   # page 1 (index 0) holds the file header: leave it
+        page = bytes(data[p * PAGE:(p + 1) * PAGE])
+        if page[0] not in (0x0A, 0x0D):   # leaf pages (index or table b-tree)
+            continue
+        if any(o.encode() in page for o in others):
+            continue
+        count = page.count(victim.encode())
+        if count > best_count:
+            best, best_count = p, count
+    assert best > 0 and best_count >= 5, "no page holds only the victim's rows"
+    start = best * PAGE
+    data[start + 8:start + PAGE] = bytes((i * 37 + 11) % 256 for i in range(PAGE - 8))
+    path.write_bytes(bytes(data))
+    return best
+
+
+def test_a_corrupted_page_marks_its_game_unavailable_and_the_rest_keep_working(tmp_path: Path,
+                                                                               caplog: Any) -> None:
+    with running(tmp_path) as app:
+        others = [create(app, mode="coop", lineup="RR", seed=SEED, access={"1": "open"}) for _ in range(2)]
+        victim = create(app, mode="coop", lineup="RR", seed=SEED, bots={"0": "random", "1": "random"})
+        gid = victim["game_id"]
+        deadline = time.monotonic() + 60   # the bots play it to the end: hundreds of action rows
+        while app.get(f"/api/games/{gid}").json()["result"] is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert app.get(f"/api/games/{gid}").json()["result"] is not None
+        reached = play(app, others[0], 3)
+    _corrupt_a_page_of(tmp_path / DB_NAME, gid, [g["game_id"] for g in others])
+    caplog.set_level(logging.ERROR)
+    with running(tmp_path) as app:
+        health = app.get("/healthz").json()
+        assert any("integrity check" in p for p in health["storage_problems"]), health
+        assert health["unavailable_games"] == 1
+        assert any(gid in r.getMessage() and "damaged" in r.getMessage() for r in caplog.records)
+        with ws(app, gid) as a:
+            err = a.recv()
+            assert err["code"] == "game_unavailable" and "damaged" in err["message"]
+            closed_with(a, 1011)
+        r = app.get(f"/api/games/{gid}/record")
+        assert (r.status_code, r.json()["code"]) == (503, "game_unavailable")
+        lobby = app.get("/api/games")
+        assert lobby.status_code == 200 and {g["game_id"] for g in lobby.json()} >= {o["game_id"] for o in others}
+        with ws(app, others[0]["game_id"]) as a:   # the other games play on
+            w = a.hello(others[0]["seats"][0]["token"], state_id=0)
+            assert w["type"] == "welcome" and w["state_id"] == reached > 0
+        with ws(app, others[1]["game_id"]) as a:
+            view = a.hello(others[1]["seats"][0]["token"])["view"]
+            upd = a.act(others[1]["seats"][0]["token"], view["state_id"], view["pending"][0])
+            assert upd["type"] == "update" and upd["ack"]
+        assert create(app, mode="coop", lineup="RR")["game_id"]
+
+
+def test_the_online_backup_copies_a_live_data_folder(tmp_path: Path, capsys: Any) -> None:
+    data = tmp_path / "data"
+    with running(data) as app:
+        game = create(app, mode="coop", lineup="RR", seed=SEED)
+        reached = play(app, game, 4)
+        server_main(["--data-dir", str(data), "--backup", str(tmp_path / "copy.sqlite3")])
+        assert "quick_check: ok" in capsys.readouterr().out
+    restored = tmp_path / "restored"
+    restored.mkdir()
+    shutil.copy(tmp_path / "copy.sqlite3", restored / DB_NAME)
+    with running(restored) as app:
+        with ws(app, game["game_id"]) as a:
+            assert a.hello(game["seats"][0]["token"], state_id=reached)["state_id"] == reached
+        assert app.get("/healthz").json()["storage_problems"] == []
