@@ -27,7 +27,8 @@ from christianity_game.bots.base import make_bot, play_out
 from christianity_game.cards import CardSet, starter_set
 from christianity_game.cli import app
 from christianity_game.engine import versions
-from christianity_game.engine.record import RecordError, UnsupportedRules, check_record, replay
+from christianity_game.engine.record import RecordError, UnsupportedRules, check_record
+from christianity_game.engine.replay import replay
 from golden import RECORDS, fingerprint
 
 GOLDEN = sorted(RECORDS.glob("*.json"))

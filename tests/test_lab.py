@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from christianity_game.cli import app
-from christianity_game.engine.record import replay as replay_record
+from christianity_game.engine.replay import replay as replay_record
 from christianity_game.sim.lab import (
     DUEL_TURN_CAP, LabError, LabInterrupted, ROW_COLUMNS, build_grid, connect, fetch_rows, game_row,
     parse_axes, play_cell_game, replay_game, run_lab,

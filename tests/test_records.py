@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from christianity_game import AdjustBadge, Game, Pass, Settings
-from christianity_game.engine.record import RECORD_FORMAT, RECORD_VERSION, RecordError, replay
+from christianity_game.engine.record import RECORD_FORMAT, RECORD_VERSION, RecordError
+from christianity_game.engine.replay import replay
 
 MODES = {"R": "solo", "RR": "coop", "RRR": "coop", "RRRR": "coop"}
 REQUIRED = ("mode", "lineup", "seed", "settings", "decks", "actions")

@@ -16,7 +16,7 @@ from test_server_helpers import create, running, snapshot, ws
 import christianity_game.engine.game as engine_game
 from christianity_game.cards import CardSet, starter_set
 from christianity_game.engine import versions
-from christianity_game.engine.record import replay
+from christianity_game.engine.replay import replay
 
 
 def _changed_starter() -> CardSet:

@@ -1,6 +1,6 @@
 """Duel mode (beta): people on both sides (RULES.md section D).
 
-``DuelGame`` is the Game with duel hooks: Evil seats with their own decks play Temptations and
+``DuelRules`` are the duel's hooks over the shared rules (``game.DuelGame`` carries them): Evil seats with their own decks play Temptations and
 Evil Habituals at instant speed; each burst of threats is answered at once by its targets; combos,
 Habitual dominance, Evil micro-rewards and Righteous micro-boosts keep a played Evil side fair;
 both win conditions hold for a full round; there is no round limit.
@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .actions import Action, ChooseReward, Pass, PlayCard, Resist
-from .game import ABILITIES, Game, _Pass, _PlayCard
-from .modes import Mode
+from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_play
+from .flow import FlowRules
+from .modes import DUEL_ABILITIES, DuelMode
 from .state import Choice, StackItem, Threat
 
-DUEL_ABILITIES = tuple(a for a in ABILITIES if a != "foresight")   # Foresight is co-op only (A-1)
+__all__ = ["DUEL_ABILITIES", "DuelMode", "DuelRules", "DuelState"]
+
 EVIL_REWARDS = ("draw", "untap", "flip")
 RIGHTEOUS_BOOSTS = ("draw", "humility")
 EVIL_HABITUALS_PER_SEAT = 7   # D-W-E
@@ -107,63 +108,9 @@ class DuelState:
         self.chain_mixed = False
 
 
-class DuelMode(Mode):
-    """Hooks for duel: turn order, draws and Cost Zones per side with the outnumbered handicap."""
-
-    name = "duel"
-    steps = ("draw", "lay", "after_lay", "main", "end")   # D-TURN-2: no Evil or Resistance phase
-    has_round_limit = False
-    shared_levels = False
-    can_buy_abilities = False                               # A-3
-
-    def check_lineup(self, lineup: str) -> None:
-        super().check_lineup(lineup)
-        if "E" not in lineup or "R" not in lineup:
-            raise ValueError("a duel needs at least one Evil seat (E) and one Righteous seat (R), e.g. ER")
-        if len(lineup) > 8:
-            raise ValueError("a duel takes at most 8 seats")
-
-    def turn_order(self, lineup: str) -> list[int]:
-        """D-TURN-1: every Evil seat, then every Righteous seat."""
-        return [i for i, ch in enumerate(lineup) if ch == "E"] + [i for i, ch in enumerate(lineup) if ch == "R"]
-
-    @staticmethod
-    def extra_opponents(lineup: str, side: str) -> int:
-        """D-CZ-1: the other side's seat count minus your own, never below 0."""
-        mine = lineup.count("R" if side == "righteous" else "E")
-        theirs = len(lineup) - mine
-        return max(0, theirs - mine)
-
-    def draw_count(self, game: Game, seat: int) -> int:
-        sd = game.state.seats[seat]
-        if sd.side == "righteous":   # D-CZ-2
-            return sd.maturity + 2 + self.extra_opponents(game.lineup, "righteous")
-        righteous = [s for s in game.state.seats if s.side == "righteous"]   # D-CZ-3
-        if self.extra_opponents(game.lineup, "evil"):
-            return sum(s.maturity + 2 for s in righteous)
-        return max(s.maturity for s in righteous) + 2
-
-    def intake_cap(self, game: Game, seat: int) -> int:
-        side = game.state.seats[seat].side
-        if side == "righteous":
-            return 4
-        return 4 + 2 * self.extra_opponents(game.lineup, "evil")
-
-    def opening_cost_zone(self, game: Game, seat: int) -> int:
-        return 3 + self.extra_opponents(game.lineup, game.state.seats[seat].side)
-
-    def evil_plays(self, game: Game, seat: int) -> int:
-        return 0
-
-    def abilities_available(self) -> tuple[str, ...]:
-        return DUEL_ABILITIES
-
-    def make_game(self) -> Game:
-        return DuelGame()
-
-
-class DuelGame(Game):
-    """The Game with the duel's hooks (RULES.md section D)."""
+class DuelRules(FlowRules):
+    """The duel's hooks over the shared rules (RULES.md section D); ``game.DuelGame`` is the Game
+    class that carries them."""
 
     __slots__ = ()
     DEFAULT_EVIL_SEAT_DECK: ClassVar[str] = "duel-evil"
@@ -241,9 +188,9 @@ class DuelGame(Game):
     def _late_legal(self, seat: int, free: int) -> list[Action] | None:
         d = self.duel
         if d.evil_window:
-            return [_Pass(seat)] + self._threat_plays(seat, free)
+            return [intern_pass(seat)] + self._threat_plays(seat, free)
         if d.answering and d.answer:
-            acts: list[Action] = [_Pass(seat)]
+            acts: list[Action] = [intern_pass(seat)]
             acts.extend(self._resist_actions(seat, free))
             head = self.state.threats[0]
             if seat == head.target:   # D-INT-2/3: a Resistance card, only in response
@@ -258,7 +205,7 @@ class DuelGame(Game):
         targets = self.righteous_seats()
         for u in self._playable_cards(seat):
             if self.defs[u].is_threat and self.threat_cost(seat, u) <= free:
-                out.extend(_PlayCard(seat, u, None, t) for t in targets)
+                out.extend(intern_play(seat, u, None, t) for t in targets)
         return out
 
     def _can_threaten(self, seat: int) -> bool:

@@ -319,7 +319,7 @@ def build_from_position(cls: type["Game"], position: dict[str, Any], mode: str, 
                         settings: Settings | None, card_set: CardSet | None, rules: int | None = None) -> "Game":
     """The game ``position`` describes (see the module docstring), automatic steps run up to the next
     decision. Raises :class:`PositionError` naming the part of the position that is wrong."""
-    from .game import ABILITIES, Result
+    from .base import ABILITIES, Result
 
     if not isinstance(position, dict):
         raise PositionError("a position must be a table")

@@ -19,12 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards.loader import CardFileError, CardSet, load_texts
 from ..cards.pinning import historic_starter_set, pin_cards, unpin_cards
-from .actions import action_from_json
-from .settings import Settings
 from .versions import RECORD_FORMAT_VERSION, rules_support
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .base import GameBase
 
 RECORD_FORMAT = "christianity-game-record"
 RECORD_VERSION = RECORD_FORMAT_VERSION
@@ -44,7 +42,7 @@ class UnsupportedRules(RecordError):
         self.record_rules = record_rules
 
 
-def pinned_cards(game: "Game") -> dict[str, Any]:
+def pinned_cards(game: "GameBase") -> dict[str, Any]:
     """The pinned card definitions of ``game``: its decks and every card it holds."""
     deck_ids = {deck_id for deck_id, _ in game.deck_lists}
     deck_ids.update(sd.deck_id for sd in game.state.seats if sd.deck_id)
@@ -56,7 +54,7 @@ def pinned_cards(game: "Game") -> dict[str, Any]:
     return pin_cards(game.cards, {card.id for card in game.defs}, deck_ids)
 
 
-def make_record(game: "Game") -> dict[str, Any]:
+def make_record(game: "GameBase") -> dict[str, Any]:
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
@@ -109,36 +107,3 @@ def record_cards(record: dict[str, Any]) -> tuple[CardSet, tuple[tuple[str, str]
     except CardFileError as exc:
         raise RecordError(f"record cards: {exc}") from None
 
-
-def start_game(record: dict[str, Any]) -> "Game":
-    """The game a record describes, before any of its actions (head checked first)."""
-    from .game import Game
-
-    rules = check_record(record)
-    cards, deck_files = record_cards(record)
-    try:
-        settings = Settings.from_dict(record["settings"])
-        if record.get("position") is not None:
-            game = Game.from_position(record["position"], mode=record["mode"], lineup=record["lineup"],
-                                      seed=record["seed"], settings=settings, card_set=cards, rules=rules)
-        else:
-            game = Game.new(mode=record["mode"], lineup=record["lineup"], seed=record["seed"], settings=settings,
-                            decks=record["decks"], card_set=cards, rules=rules)
-    except (TypeError, ValueError) as exc:
-        raise RecordError(f"record cannot start its game: {exc}") from None
-    game.extra_deck_texts = deck_files   # already in the card set; kept for the record
-    return game
-
-
-def replay(record: Any, upto: int | None = None) -> "Game":
-    """The game a record describes, every action re-applied and checked."""
-    game = start_game(record)
-    actions = record["actions"]
-    if not isinstance(actions, list):
-        raise RecordError("record actions must be a list")
-    for n, data in enumerate(actions[:upto] if upto is not None else actions):
-        try:
-            game.apply(action_from_json(data))
-        except ValueError as exc:
-            raise RecordError(f"action {n + 1} ({data!r}) does not apply: {exc}") from None
-    return game

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .flow import FlowRules as Game
 
 HIDDEN: dict[str, Any] = {"hidden": True}
 

@@ -381,7 +381,7 @@ class Replays:
 
     def open(self, record: dict[str, Any]) -> dict[str, Any]:
         from ..engine.actions import action_from_json
-        from ..engine.record import start_game
+        from ..engine.replay import start_game
         rid = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16]
         if rid not in self.items:
             game = start_game(record)

@@ -1,0 +1,177 @@
+"""The table every rule module works on: the game's pieces and the questions every rule asks.
+
+``GameBase`` holds what a game is made of (its mode, seats and settings, the immutable card table
+shared by clones, the mutable :class:`~.state.State`) and the small questions all rules ask (whose
+turn, which seats are Righteous, untapped Cost Zone cards). The rules are layered on it, one
+module per part of the rules, each a class that builds on the one below:
+
+    base -> costs (Z) -> abilities (A) -> badges (S) -> effects (G-5) -> stack (P, CO-5..7)
+         -> legal (the move generator) -> coop (CO-4, CO-W) -> flow (CO-1..3, turns and
+         decisions) -> game (the public Game); duel (D) adds its hooks on top of flow.
+
+A lower module that must reach a rule carried out higher up calls a hook declared here (at the end
+of the class), so every call is typed and no module imports another's private names.
+
+Rules: G-1..G-4 (seats, sides, kinds), S-1 and S-7 (badge limits), A-1 (the abilities and prices,
+DECISION A-2: high tier 11, low tier 7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..cards.loader import CardSet
+from ..cards.model import CardDef
+from .events import Event
+from .settings import Settings
+from .state import PHASE_OF_STEP, State
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .modes import Mode
+
+# A-1: the eight Maturity Abilities. A-2 (DECISION): high tier costs 11, low tier 7.
+ABILITIES: tuple[str, ...] = (
+    "benevolence", "brotherly_love", "restoration", "deliverance", "vibrancy", "cost_zone_power", "speed",
+    "foresight",
+)
+HIGH_TIER = frozenset({"deliverance", "restoration", "benevolence", "foresight"})
+ABILITY_PRICE = {a: (11 if a in HIGH_TIER else 7) for a in ABILITIES}
+ONCE_PER_LEVEL = ("restoration", "deliverance")   # A-4
+MAX_HUMILITY = 10   # S-7
+MAX_MATURITY = 3    # S-1
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: ``winner`` is "righteous" or "evil"; ``reason`` says why."""
+
+    winner: str
+    reason: str
+    round: int
+
+    def __repr__(self) -> str:
+        return f"<Result {self.winner}: {self.reason} (round {self.round})>"
+
+
+class GameBase:
+    """What a game is made of, and the questions every rule asks. See the module docstring."""
+
+    __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log", "actions",
+                 "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position", "rules",
+                 "_pinned")
+
+    mode: "Mode"
+    lineup: str
+    seed: int
+    settings: Settings
+    cards: CardSet
+    defs: list[CardDef]
+    owner: list[int]
+    state: State
+    log: list[Event]
+    actions: list["Action"]
+    _order: list[int]
+    deck_lists: list[tuple[str, list[str]]]
+    extra_deck_texts: tuple[tuple[str, str], ...]
+    #: the rules version this game is played under (engine/versions.py): a record replays under its own
+    rules: int
+
+    def __init__(self) -> None:  # use Game.new / Game.from_position / Game.from_record
+        self._events: list[Event] = []
+        self._legal_cache: tuple[int, int, list[Action]] | None = None
+        self._position: dict[str, Any] | None = None
+        self._pinned: dict[str, Any] | None = None
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    @property
+    def turn_seat(self) -> int:
+        return self._order[self.state.turn_index]
+
+    @property
+    def phase(self) -> str:
+        return PHASE_OF_STEP[self.state.step]
+
+    @property
+    def state_id(self) -> int:
+        return self.state.state_id
+
+    @property
+    def result(self) -> Result | None:
+        return self.state.result  # type: ignore[no-any-return]
+
+    def is_over(self) -> bool:
+        return self.state.result is not None
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """D-SCORE: (Righteous, Evil). DECISION: the piles count every card that entered them."""
+        st = self.state
+        righteous = sum(s.maturity * 5 for s in st.seats if s.side == "righteous") + st.resisted_total
+        evil = st.failed_total + self.evil_habituals_in_play() * 5
+        return righteous, evil
+
+    def evil_habituals_in_play(self) -> int:
+        return len(self.state.field) + sum(len(s.held) for s in self.state.seats)
+
+    def card(self, uid: int) -> CardDef:
+        return self.defs[uid]
+
+    def righteous_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.state.seats) if s.side == "righteous"]
+
+    def is_solo(self) -> bool:
+        """P-7: a game with one Righteous seat pays the Target-Change fee."""
+        return len(self.righteous_seats()) == 1
+
+    def _teammates(self, seat: int) -> list[int]:
+        return [i for i in self.righteous_seats() if i != seat]
+
+    def _passive_cards(self, seat: int) -> list[int]:
+        sd = self.state.seats[seat]
+        return sd.in_play + sd.held
+
+    def _untapped(self, seat: int) -> int:
+        tapped = self.state.tapped
+        return sum(1 for u in self.state.seats[seat].cost_zone if u not in tapped)
+
+    def _turn_order_from(self, start: int) -> list[int]:
+        n = len(self.state.seats)
+        return [(start + k) % n for k in range(n)]
+
+    def _all_l3(self) -> bool:
+        return all(s.maturity >= MAX_MATURITY for s in self.state.seats if s.side == "righteous")
+
+    def _emit(self, kind: str, seat: int | None, uid: int | None = None, private_to: int | None = None,
+              data: dict[str, Any] | None = None) -> None:
+        self._events.append(Event(self.state.state_id, kind, seat, self.defs[uid].id if uid is not None and uid >= 0 else None,
+                                  uid, private_to, data))
+
+
+    # ------------------------------------------------------------------ hooks
+    # Rules carried out by a module higher up the chain that lower modules call; each is defined
+    # (overridden) by the module named in its docstring.
+
+    def _finish(self, winner: str, reason: str) -> None:
+        st = self.state
+        st.result = Result(winner, reason, min(st.round, self.settings.max_rounds) if self.mode.has_round_limit else st.round)
+        st.step = "over"
+        st.window = []
+        st.phase_passes = []
+        self._emit("game_over", None, data={"winner": winner, "reason": reason})
+
+    def _deal(self) -> None:
+        """Shuffle and deal the opening Cost Zones and hands (``game.Game._deal``)."""
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int) -> list["Action"]:
+        """Every action ``seat`` may take now (``game.Game.legal_actions``)."""
+        raise NotImplementedError
+
+    def pinned_cards(self) -> dict[str, Any]:
+        """The card definitions this game uses, for its record (``game.Game.pinned_cards``)."""
+        raise NotImplementedError

@@ -1,0 +1,109 @@
+"""Paying and the Cost Zone (Z-*): rotating cards to pay, intake, face-up plays, resistance costs.
+
+Rules: Z-1 (paying by rotation; DECISION: face-down cards first, in order), Z-3 (intake), Z-6
+(face-up Cost Zone cards can be played), the passive resist discount of Habituals, CO-7's full
+resistance of a holding Habitual, Vibrancy's random flip (A-1).
+"""
+
+from __future__ import annotations
+
+from ..cards.model import CardDef
+from .base import GameBase
+from .state import Threat
+
+
+class CostZoneRules(GameBase):
+    """Paying and the Cost Zone (Z-*): rotating cards to pay, intake, face-up plays, resistance costs."""
+
+    __slots__ = ()
+
+    def _intake(self, seat: int) -> int:
+        bonus = sum(self.defs[u].passive.intake for u in self._passive_cards(seat))
+        return max(0, self.mode.intake_cap(self, seat) + bonus)
+
+    def _pay(self, seat: int, n: int, prefer: int | None = None) -> None:
+        """Rotate ``n`` untapped Cost Zone cards (Z-1). DECISION: face-down cards first, in order."""
+        if n <= 0:
+            return
+        st = self.state
+        tapped = st.tapped
+        cz = st.seats[seat].cost_zone
+        if prefer is not None and prefer in cz and prefer not in tapped:
+            tapped.add(prefer)
+            n -= 1
+        if n > 0:
+            face_up = st.face_up
+            for u in cz:
+                if u not in tapped and u not in face_up:
+                    tapped.add(u)
+                    n -= 1
+                    if n == 0:
+                        break
+        if n > 0:
+            for u in cz:
+                if u not in tapped:
+                    tapped.add(u)
+                    n -= 1
+                    if n == 0:
+                        break
+        if n > 0:
+            raise AssertionError("paid more than the seat had: legality check missed it")
+        self._emit("rotated", seat)
+
+    def _take_from_play_zone(self, seat: int, uid: int) -> None:
+        sd = self.state.seats[seat]
+        if uid in sd.hand:
+            sd.hand.remove(uid)
+        else:
+            sd.cost_zone.remove(uid)
+            self.state.tapped.discard(uid)
+            self.state.face_up.discard(uid)
+            self._on_left_cost_zone(seat, uid)
+
+    def _on_left_cost_zone(self, seat: int, uid: int) -> None:
+        """Hook: duel's play-replace-spent flag (Z-6)."""
+
+    def _flip_random(self, seat: int, n: int) -> None:
+        st = self.state
+        down = [u for u in st.seats[seat].cost_zone if u not in st.face_up]
+        for _ in range(min(n, len(down))):
+            u = down.pop(st.rng.randbelow(len(down)))
+            st.face_up.add(u)
+            self._emit("flipped", seat, u)
+
+    def _discount(self, seat: int) -> int:
+        return sum(self.defs[u].passive.resist_discount for u in self._passive_cards(seat))
+
+    def _remaining(self, t: Threat) -> int:
+        return max(0, t.resistance - self._discount(t.target) - t.paid)
+
+    def _card_resists(self, card_uid: int, threat_uid: int, resistance: int) -> bool:
+        spec = self.defs[card_uid].resists
+        if spec is None:
+            return False
+        if self.defs[threat_uid].kind not in spec.kinds:
+            return False
+        return spec.max is None or resistance <= spec.max
+
+    def _held_resistance(self, seat: int, uid: int) -> int:
+        card = self.defs[uid]
+        base = card.resistance if card.resistance is not None else self._x_value(card, seat)
+        return max(0, base - self._discount(seat))
+
+    def _x_value(self, card: CardDef, target: int) -> int:
+        rule = card.x_rule
+        if rule is None:
+            return card.resistance or 0
+        sd = self.state.seats[target]
+        base = {"target_hand": len(sd.hand), "target_cost_zone": len(sd.cost_zone),
+                "target_maturity": sd.maturity, "target_humility": sd.humility,
+                "held_habituals": len(sd.held)}[rule.of]
+        return max(0, base + rule.plus)
+
+    def _playable_cards(self, seat: int) -> list[int]:
+        """Cards the seat could play: its hand and its face-up Cost Zone cards (Z-6)."""
+        sd = self.state.seats[seat]
+        face_up = self.state.face_up
+        if not face_up:
+            return sd.hand
+        return sd.hand + [u for u in sd.cost_zone if u in face_up]

@@ -1,0 +1,333 @@
+"""The move generator: every legal action of the deciding seat, and why any other is refused.
+
+Rules: the decision queue's order (DESIGN "Everything the engine waits for is data"), Z-3 and Z-5
+(laying, nothing played meanwhile), P-2..P-7 (what may be played or paid when), CO-5 (resisting in
+the Resistance phase), CO-7 (DECISION: Resistance cards and payment against a holding Habitual),
+A-1 (Speed plays, ability uses, Benevolence), A-2 (buying after the Cost Zone phase).
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    Action,
+    BuyAbility,
+    Choose,
+    ChooseAbility,
+    LayCostZone,
+    Pass,
+    PlayCard,
+    Resist,
+    TakeBoost,
+    UseAbility,
+    intern_boost,
+    intern_choose,
+    intern_lay,
+    intern_pass,
+    intern_play,
+    intern_resist,
+)
+from .base import ABILITIES, ABILITY_PRICE
+from .stack import StackRules
+from .state import Offer, Threat
+
+
+class LegalRules(StackRules):
+    """The move generator: every legal action of the deciding seat, and why any other is refused."""
+
+    __slots__ = ()
+
+    def _decider(self) -> int | None:
+        """The one seat whose decision the game waits for."""
+        st = self.state
+        if st.result is not None:
+            return None
+        if st.choice is not None:
+            return st.choice.seat
+        if st.ability_picks:
+            return st.ability_chooser
+        early = self._early_decider()
+        if early is not None:
+            return early
+        if st.window:
+            return st.window[0]
+        offer = self._active_offer()
+        if offer is not None:
+            return offer.controller
+        late = self._late_decider()
+        if late is not None:
+            return late
+        if st.step in ("lay", "after_lay"):
+            return self.turn_seat
+        if st.phase_passes:
+            return st.phase_passes[0]
+        return None
+
+    def _early_decider(self) -> int | None:
+        """Hook: a mode's decisions that come before stack windows (duel rewards)."""
+        return None
+
+    def _late_decider(self) -> int | None:
+        """Hook: a mode's decisions after stack windows and boosts (duel interrupts, answers)."""
+        return None
+
+    def _early_legal(self, seat: int) -> list[Action] | None:
+        return None
+
+    def _late_legal(self, seat: int, free: int) -> list[Action] | None:
+        return None
+
+    def _active_offer(self) -> Offer | None:
+        st = self.state
+        if st.offers and st.offers[-1].depth == len(st.stack) and not st.effects:
+            return st.offers[-1]
+        return None
+
+    def _legal(self, seat: int) -> list[Action]:
+        st = self.state
+        if st.result is not None or seat != self._decider():
+            return []
+        if st.choice is not None:
+            c = st.choice
+            acts: list[Action] = [intern_choose(seat, o) for o in c.options]
+            if c.minimum <= 0:
+                acts.append(intern_pass(seat))
+            return acts
+        if st.ability_picks:
+            return [ChooseAbility(seat, a) for a in self._free_abilities()]
+        early = self._early_legal(seat)
+        if early is not None:
+            return early
+        free = self._untapped(seat)
+        if st.window:
+            acts = [intern_pass(seat)]
+            acts.extend(self._instant_plays(seat, free))
+            return acts
+        offer = self._active_offer()
+        if offer is not None:
+            return self._boost_actions(offer)
+        late = self._late_legal(seat, free)
+        if late is not None:
+            return late
+        step = st.step
+        if step == "lay":
+            sd = st.seats[seat]
+            acts = [intern_pass(seat)]
+            if sd.laid < self._intake(seat):
+                acts.extend(intern_lay(seat, u) for u in sd.hand)
+            return acts
+        acts = [intern_pass(seat)]
+        if step == "after_lay":
+            if self.settings.mat_abilities and self.mode.can_buy_abilities:
+                for a in self.mode.abilities_available():
+                    if a not in st.abilities and ABILITY_PRICE[a] <= free:
+                        acts.append(BuyAbility(seat, a))
+            acts.extend(self._speed_plays(seat, free))
+            acts.extend(self._ability_uses(seat))
+            return acts
+        if step == "resistance":
+            acts.extend(self._resist_actions(seat, free))
+            if seat == self.turn_seat:
+                acts.extend(self._resistance_phase_plays(seat, free))
+                acts.extend(self._speed_plays(seat, free))
+                acts.extend(self._ability_uses(seat))
+            return acts
+        if step == "main":
+            acts.extend(self._main_plays(seat, free))
+            acts.extend(self._held_resists(seat, free))
+            acts.extend(self._ability_uses(seat))
+            return acts
+        return acts
+
+
+    def _play_variants(self, seat: int, uid: int, free: int, threat: int | None = None) -> list[Action]:
+        """The PlayCard actions for one card: one per teammate when it aims at one (P-7 in solo)."""
+        card = self.defs[uid]
+        if card.aims_at_mate:
+            mates = self._teammates(seat)
+            if not mates:
+                if card.cost + self.settings.solo_fee <= free:
+                    return [intern_play(seat, uid, threat, seat)]
+                return []
+            if card.cost <= free:
+                return [intern_play(seat, uid, threat, m) for m in mates]
+            return []
+        if card.cost <= free:
+            return [intern_play(seat, uid, threat)]
+        return []
+
+    def _instant_plays(self, seat: int, free: int) -> list[Action]:
+        out: list[Action] = []
+        for u in self._playable_cards(seat):
+            if self.defs[u].kind == "instant":
+                out.extend(self._play_variants(seat, u, free))
+        return out
+
+
+    def _speed_plays(self, seat: int, free: int) -> list[Action]:
+        st = self.state
+        sd = st.seats[seat]
+        if "speed" not in st.abilities or not self.settings.mat_abilities or sd.speed_used or seat != self.turn_seat:
+            return []
+        out: list[Action] = []
+        for u in self._playable_cards(seat):
+            if self.defs[u].kind in ("maturity", "righteous_habitual"):
+                out.extend(self._play_variants(seat, u, free))
+        return out
+
+    def _main_plays(self, seat: int, free: int) -> list[Action]:
+        out: list[Action] = []
+        sd = self.state.seats[seat]
+        for u in self._playable_cards(seat):
+            kind = self.defs[u].kind
+            if kind == "resistance":
+                for h in sd.held:   # CO-7 (DECISION): a Resistance card may break a Habitual holding you
+                    if self._card_resists(u, h, self._held_resistance(seat, h)):
+                        out.extend(self._play_variants(seat, u, free, h))
+            elif kind in ("maturity", "action", "righteous_habitual", "instant"):
+                out.extend(self._play_variants(seat, u, free))
+        return out
+
+    def _resistance_phase_plays(self, seat: int, free: int) -> list[Action]:
+        out: list[Action] = []
+        for u in self._playable_cards(seat):
+            kind = self.defs[u].kind
+            if kind == "resistance":
+                out.extend(self._play_variants(seat, u, free))   # CO-5: with nothing to resist
+                for t in self.state.threats:
+                    if t.target == seat and self._card_resists(u, t.uid, t.resistance):
+                        out.extend(self._play_variants(seat, u, free, t.uid))
+            elif kind == "instant":
+                out.extend(self._play_variants(seat, u, free))
+        return out
+
+    def _answerable(self) -> list[Threat]:
+        """The pending threats that may be resisted now (co-op: all of them, in any order)."""
+        return self.state.threats
+
+    def _resist_actions(self, seat: int, free: int) -> list[Action]:
+        out: list[Action] = []
+        for t in self._answerable():
+            if not self._may_help(seat, t.target):
+                continue
+            rem = self._remaining(t)
+            if rem == 0:
+                if seat == t.target:
+                    out.append(intern_resist(seat, t.uid, 0))
+                continue
+            for n in range(1, min(free, rem) + 1):
+                out.append(intern_resist(seat, t.uid, n))
+        return out
+
+    def _held_resists(self, seat: int, free: int) -> list[Action]:
+        """CO-7 (DECISION): on your Main phase, pay a holding Habitual's full resistance to break it."""
+        out: list[Action] = []
+        for h in self.state.seats[seat].held:
+            cost = self._held_resistance(seat, h)
+            if cost <= free:
+                out.append(intern_resist(seat, h, cost))
+        return out
+
+    def _boost_actions(self, offer: Offer) -> list[Action]:
+        card = self.defs[offer.uid]
+        seat = offer.controller
+        out: list[Action] = [intern_pass(seat)]
+        for i, b in enumerate(card.boosts):
+            if b.fast != offer.fast or i in offer.taken:
+                continue
+            needs_mate = b.needs_mate
+            for payer in self._payers(seat, b.payer):
+                fee = self.settings.solo_fee if self.is_solo() and (b.payer == "teammate" or needs_mate) else 0
+                if b.cost + fee > self._untapped(payer):
+                    continue
+                if needs_mate:
+                    for m in (self._teammates(seat) or [seat]):
+                        out.append(intern_boost(seat, i, payer, m))
+                else:
+                    out.append(intern_boost(seat, i, payer))
+        return out
+
+    def _payers(self, seat: int, glyph: str) -> list[int]:
+        """P-3: who may pay a boost with this glyph."""
+        if glyph == "you":
+            return [seat]
+        if glyph == "teammate":
+            return self._teammates(seat) or [seat]   # P-7: in solo you pay, with the fee
+        return self.righteous_seats()
+
+    def _why_illegal(self, a: Action) -> tuple[str, str]:
+        """A specific reason for a refused action (the seat is the decider)."""
+        st = self.state
+        sd = st.seats[a.seat]
+        if st.choice is not None and not isinstance(a, (Choose, Pass)):
+            return "choice_open", f"seat {a.seat} must first finish choosing ({st.choice.purpose})"
+        if isinstance(a, Choose):
+            if st.choice is None:
+                return "no_choice", "there is nothing to choose now"
+            return "not_an_option", f"{a.option} is not one of the options"
+        if isinstance(a, Pass):
+            if st.choice is not None:
+                return "must_choose", f"pick {st.choice.minimum} more before passing"
+            if st.ability_picks:
+                return "must_choose", "choose the team's free Maturity Ability first"
+        if isinstance(a, ChooseAbility):
+            if not st.ability_picks:
+                return "no_choice", "no free ability is waiting to be chosen"
+            return "unknown_ability", f"{a.ability!r} is not an ability the team can still choose"
+        if st.ability_picks:
+            return "must_choose", "choose the team's free Maturity Ability first"
+        if isinstance(a, (PlayCard, LayCostZone)):
+            uid = a.card
+            if not isinstance(uid, int) or uid < 0 or uid >= len(self.defs):
+                return "no_such_card", f"there is no card {uid!r}"
+            in_cz_face_up = uid in sd.cost_zone and uid in st.face_up
+            if uid not in sd.hand and not (isinstance(a, PlayCard) and in_cz_face_up):
+                return "not_in_hand", f"card {uid} is not in seat {a.seat}'s hand"
+            if isinstance(a, LayCostZone):
+                if st.step != "lay":
+                    return "wrong_phase", "cards go into the Cost Zone only in the Cost Zone phase"
+                return "intake_full", f"the Cost Zone takes at most {self._intake(a.seat)} cards this turn"
+            card = self.defs[uid]
+            if st.step == "lay":
+                return "cost_zone_being_laid", "nothing is played while a Cost Zone is being laid (Z-5)"
+            if st.window and card.kind != "instant":
+                return "wrong_timing", "only an Instant may be played in response"
+            fee = self.settings.solo_fee if (card.aims_at_mate and not self._teammates(a.seat)) else 0
+            if card.cost + fee > self._untapped(a.seat):
+                return "cannot_afford", f"{card.name} costs C{card.cost + fee}; seat {a.seat} has {self._untapped(a.seat)} untapped"
+            if card.kind == "resistance" and st.step == "main" and a.threat is None:
+                return "wrong_timing", "in the Main phase a Resistance card needs an Evil Habitual holding you"
+            if card.aims_at_mate and a.to_seat is None:
+                return "needs_target", f"{card.name} is aimed at a teammate: say which (to_seat)"
+            if a.threat is not None and card.kind == "resistance":
+                return "cannot_resist", f"{card.name} cannot resist card {a.threat}"
+            return "wrong_timing", f"{card.name} ({card.kind}) cannot be played now"
+        if isinstance(a, Resist):
+            threat = next((t for t in st.threats if t.uid == a.threat), None)
+            if threat is None and a.threat not in sd.held:
+                return "no_such_threat", f"card {a.threat} is not a threat you can resist now"
+            if threat is not None and not self._may_help(a.seat, threat.target):
+                return "not_your_threat", "only the target resists (others need Benevolence)"
+            if a.amount > self._untapped(a.seat):
+                return "cannot_afford", f"seat {a.seat} has only {self._untapped(a.seat)} untapped Cost Zone cards"
+            return "wrong_amount", f"cannot pay {a.amount} toward card {a.threat} now"
+        if isinstance(a, TakeBoost):
+            if self._active_offer() is None:
+                return "no_boosts", "no boosts are on offer now"
+            return "boost_not_allowed", "that boost cannot be taken now (taken, wrong payer or not affordable)"
+        if isinstance(a, BuyAbility):
+            if st.step != "after_lay":
+                return "wrong_timing", "abilities are bought right after your Cost Zone phase"
+            if not self.settings.mat_abilities:
+                return "abilities_off", "Maturity Abilities are turned off"
+            if a.ability not in ABILITIES:
+                return "unknown_ability", f"no ability named {a.ability!r}"
+            if a.ability in st.abilities:
+                return "already_held", f"the team already holds {a.ability}"
+            return "cannot_afford", f"{a.ability} costs {ABILITY_PRICE.get(a.ability, 0)}"
+        if isinstance(a, UseAbility):
+            if not self.settings.mat_abilities:
+                return "abilities_off", "Maturity Abilities are turned off"
+            if a.ability not in st.abilities:
+                return "ability_not_held", f"the team does not hold {a.ability!r}"
+            return "ability_not_ready", f"{a.ability} cannot be used now"
+        return "not_legal", f"{a!r} is not legal now"
