@@ -589,6 +589,11 @@ function renderAbilities(v) {
   const ab = v.abilities || { held: [], charged: [] };
   const pend = (v.pending || []).filter((a) => ["UseAbility", "BuyAbility", "ChooseAbility"].includes(a.type));
   if (!(v.settings || {}).mat_abilities) { box.replaceChildren(el("span", { class: "note" }, "Maturity Abilities off")); return; }
+  const me = cur().seat;
+  if (me !== null && me !== undefined && v.seats[me].side === "evil" && !ab.held.length) {
+    box.replaceChildren(el("span", { class: "note" }, "Maturity Abilities: the Righteous side's (none yet)"));
+    return;
+  }
   const held = ab.held.map((a) => {
     const uses = pend.filter((p) => p.type === "UseAbility" && p.ability === a);
     const info = abilityInfo(a);
