@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from . import protocol as P
-from .core import Conn, GameServer, Limits, LobbyError
+from .core import RAW_SEND, Conn, GameServer, Limits, LobbyError
 from .store import StoreError
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -50,6 +50,8 @@ class SecurityHeaders:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
+            # the server's own send, before any wrapping: through it a stuck connection can be cut
+            scope[RAW_SEND] = send
             await self.app(scope, receive, send)
             return
         path = scope.get("path", "")

@@ -155,3 +155,89 @@ class SeatClient:
             pass
         else:
             self.problems.append(f"unknown message type {kind!r}")
+
+
+# --------------------------------------------------------------------------- hostile clients (tests, load script)
+def ws_frame(text: str | bytes, opcode: int = 0x1) -> bytes:
+    """One masked client frame (text by default), as a browser would send it."""
+    import os
+    import struct
+
+    payload = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    n = len(payload)
+    if n < 126:
+        head = struct.pack("!BB", 0x80 | opcode, 0x80 | n)
+    elif n < 1 << 16:
+        head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, n)
+    else:
+        head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, n)
+    mask = os.urandom(4)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+class NonReader:
+    """A WebSocket client that sends and never reads (a hostile or stuck client).
+
+    It does the handshake by hand on a socket with a tiny receive buffer, then only writes: what
+    the server sends piles up in the server's buffers until the server gives up on it."""
+
+    def __init__(self, host: str, port: int, path: str, origin: str | None = None) -> None:
+        self.host, self.port, self.path, self.origin = host, port, path, origin
+        self.sock: Any = None
+
+    async def open(self, timeout: float = 10.0) -> None:
+        import base64
+        import os
+        import socket
+
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        loop = asyncio.get_running_loop()
+        await asyncio.wait_for(loop.sock_connect(sock, (self.host, self.port)), timeout)
+        key = base64.b64encode(os.urandom(16)).decode()
+        req = (f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n")
+        if self.origin:
+            req += f"Origin: {self.origin}\r\n"
+        await loop.sock_sendall(sock, (req + "\r\n").encode())
+        got = b""
+        while b"\r\n\r\n" not in got:   # the 101 answer only (the server has sent nothing else yet)
+            chunk = await asyncio.wait_for(loop.sock_recv(sock, 1), timeout)
+            if not chunk:
+                raise ConnectionError("closed during the handshake")
+            got += chunk
+        if b" 101 " not in got.split(b"\r\n", 1)[0]:
+            raise ConnectionError(got.split(b"\r\n", 1)[0].decode(errors="replace"))
+        self.sock = sock
+
+    async def send(self, text: str) -> bool:
+        """Send one text message; False once the server has cut the connection."""
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(loop.sock_sendall(self.sock, ws_frame(text)), 5.0)
+            return True
+        except (OSError, asyncio.TimeoutError):
+            return False
+
+    async def ended(self, timeout: float = 10.0, max_bytes: int = 64 << 20) -> bool:
+        """Read (at last) until the server's end of the connection: True if it closed or cut it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        total = 0
+        while loop.time() < deadline and total < max_bytes:
+            try:
+                chunk = await asyncio.wait_for(loop.sock_recv(self.sock, 1 << 16), deadline - loop.time())
+            except (ConnectionError, OSError):
+                return True
+            except asyncio.TimeoutError:
+                return False
+            if not chunk:
+                return True
+            total += len(chunk)
+        return False
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None

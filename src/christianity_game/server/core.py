@@ -130,11 +130,16 @@ def _too_deep(obj: Any, limit: int) -> bool:
     return False
 
 
+RAW_SEND = "christianity_game.raw_send"   # scope key: the ASGI server's own send (see app.SecurityHeaders)
+
+
 def _abort_transport(ws: Any) -> bool:
     """Cut a WebSocket's TCP connection at once, dropping what is buffered (a client that stopped
-    reading never drains it). Reaches uvicorn's transport through the ASGI ``send`` callable;
-    False where there is none (the test client)."""
-    proto = getattr(getattr(ws, "_send", None), "__self__", None)
+    reading never drains it). Reaches uvicorn's transport through its ASGI ``send`` callable (kept
+    in the scope by the app's outermost middleware); False where there is none (the test client)."""
+    scope = getattr(ws, "scope", None)
+    send = scope.get(RAW_SEND) if isinstance(scope, dict) else None
+    proto = getattr(send or getattr(ws, "_send", None), "__self__", None)
     transport = getattr(proto, "transport", None)
     if transport is None or not hasattr(transport, "abort"):
         return False
@@ -242,7 +247,8 @@ class Conn:
             await asyncio.sleep(grace)   # time for the peer to answer the close
         except (asyncio.TimeoutError, Exception):   # noqa: BLE001 - the peer is gone or stuck: cut it
             pass
-        _abort_transport(self.ws)
+        finally:   # also when cancelled: a stuck peer must never keep its buffers
+            _abort_transport(self.ws)
 
     def close(self, code: int, reason: str, flush: bool = True) -> None:
         if self.closing:
