@@ -569,7 +569,7 @@ def _engine_event_kinds() -> set[str]:
     """Every kind the engine can emit: the string literals of each ``_emit(`` call's first argument."""
     import re
     kinds: set[str] = set()
-    for f in ENGINE.glob("*.py"):
+    for f in ENGINE.rglob("*.py"):
         for m in re.finditer(r"_emit\(\s*([^,]+),", f.read_text()):
             kinds.update(re.findall(r'"([a-z_]+)"', m.group(1)))
     return kinds
