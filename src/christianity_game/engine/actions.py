@@ -6,7 +6,7 @@ Every action names the seat that takes it. ``action_from_json`` checks a JSON ob
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, Field, dataclass, fields
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -20,6 +20,17 @@ class IllegalAction(ValueError):
         self.message = message
 
 
+_FIELDS: dict[type, tuple[Field[Any], ...]] = {}
+
+
+def _fields_of(cls: type) -> tuple[Field[Any], ...]:
+    """An action class's fields, worked out once per class (``dataclasses.fields`` is slow)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = fields(cls)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """Base of every action: the seat (0-based) that takes it."""
@@ -30,7 +41,7 @@ class Action:
     def check_types(self) -> None:
         """Refuse an action whose fields have the wrong types (``IllegalAction('malformed')``):
         ``False`` or ``0.0`` compare equal to ``0`` and must not pass for a seat or a card."""
-        for f in fields(self):
+        for f in _fields_of(type(self)):
             value = getattr(self, f.name)
             if f.name in TEXT_FIELDS:
                 if type(value) is not str:
@@ -43,7 +54,7 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type_name}
-        for f in fields(self):
+        for f in _fields_of(type(self)):
             value = getattr(self, f.name)
             if value is not None:
                 out[f.name] = value

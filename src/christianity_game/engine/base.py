@@ -58,9 +58,9 @@ class Result:
 class GameBase:
     """What a game is made of, and the questions every rule asks. See the module docstring."""
 
-    __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log", "actions",
+    __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log",
                  "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position", "rules",
-                 "_pinned")
+                 "_pinned", "_keep_log", "event_counts", "_history", "action_count")
 
     mode: "Mode"
     lineup: str
@@ -71,7 +71,6 @@ class GameBase:
     owner: list[int]
     state: State
     log: list[Event]
-    actions: list["Action"]
     _order: list[int]
     deck_lists: list[tuple[str, list[str]]]
     extra_deck_texts: tuple[tuple[str, str], ...]
@@ -83,6 +82,37 @@ class GameBase:
         self._legal_cache: tuple[int, int, list[Action]] | None = None
         self._position: dict[str, Any] | None = None
         self._pinned: dict[str, Any] | None = None
+        #: False: no Event objects are made or kept (``Game.new(log=False)``): bench, lab, search
+        self._keep_log = True
+        #: how many events of each kind the game has emitted (kept with or without the log)
+        self.event_counts: dict[str, int] = {}
+        # the actions applied so far, newest first, as shared (action, older) cells: a clone shares
+        # them, so copying a game costs the same at its first action and its thousandth
+        self._history: tuple[Any, Any] | None = None
+        #: the number of actions applied so far
+        self.action_count = 0
+
+    @property
+    def actions(self) -> list["Action"]:
+        """Every action applied so far, oldest first (a new list each time: the record's actions)."""
+        out: list[Action] = []
+        node = self._history
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+    @actions.setter
+    def actions(self, actions: list["Action"]) -> None:
+        self._history = None
+        self.action_count = 0
+        for a in actions:
+            self._record_action(a)
+
+    def _record_action(self, action: "Action") -> None:
+        self._history = (action, self._history)
+        self.action_count += 1
 
     @property
     def round(self) -> int:
@@ -148,8 +178,12 @@ class GameBase:
 
     def _emit(self, kind: str, seat: int | None, uid: int | None = None, private_to: int | None = None,
               data: dict[str, Any] | None = None) -> None:
-        self._events.append(Event(self.state.state_id, kind, seat, self.defs[uid].id if uid is not None and uid >= 0 else None,
-                                  uid, private_to, data))
+        """Record that something happened (an :class:`Event`); without a log only its kind is counted."""
+        counts = self.event_counts
+        counts[kind] = counts.get(kind, 0) + 1
+        if self._keep_log:
+            self._events.append(Event(self.state.state_id, kind, seat,
+                                      self.defs[uid].id if uid is not None and uid >= 0 else None, uid, private_to, data))
 
 
     # ------------------------------------------------------------------ hooks

@@ -95,9 +95,17 @@ class CostZoneRules(GameBase):
         if rule is None:
             return card.resistance or 0
         sd = self.state.seats[target]
-        base = {"target_hand": len(sd.hand), "target_cost_zone": len(sd.cost_zone),
-                "target_maturity": sd.maturity, "target_humility": sd.humility,
-                "held_habituals": len(sd.held)}[rule.of]
+        of = rule.of
+        if of == "target_cost_zone":
+            base = len(sd.cost_zone)
+        elif of == "target_hand":
+            base = len(sd.hand)
+        elif of == "target_maturity":
+            base = sd.maturity
+        elif of == "target_humility":
+            base = sd.humility
+        else:   # "held_habituals"
+            base = len(sd.held)
         return max(0, base + rule.plus)
 
     def _playable_cards(self, seat: int) -> list[int]:

@@ -55,15 +55,21 @@ class Game(FlowRules):
     @classmethod
     def new(cls, mode: str = "coop", lineup: str = "RR", seed: int = 0, settings: Settings | None = None,
             decks: Iterable[str] | None = None, card_set: CardSet | None = None,
-            extra_deck_texts: Iterable[tuple[str, str]] = (), rules: int | None = None) -> "Game":
+            extra_deck_texts: Iterable[tuple[str, str]] = (), rules: int | None = None,
+            log: bool = True) -> "Game":
         """A new game. ``decks``: one deck id per seat (Righteous seats, then the Evil deck in co-op);
         by default the starter decks in turn. ``extra_deck_texts``: user deck files (name, TOML).
-        ``rules``: the rules version to play (default: this engine's; replay passes a record's)."""
+        ``rules``: the rules version to play (default: this engine's; replay passes a record's).
+        ``log=False``: keep no event log and make no Event objects (``apply`` then returns an empty
+        list; ``event_counts`` still counts each kind): what bots' searches, the lab and the bench
+        use. Records and replay are built from the actions and do not change."""
         game = cls._blank(mode, lineup, seed, settings, card_set, extra_deck_texts, rules)
+        game._keep_log = bool(log)
         game.deck_lists = game._choose_decks(list(decks) if decks is not None else None)
         game._deal()
         game._advance()
-        game.log.extend(game._events)   # the opening events (first turn, phases) belong to the log
+        if game._keep_log:
+            game.log.extend(game._events)   # the opening events (first turn, phases) belong to the log
         game._events = []
         return game
 
@@ -95,7 +101,6 @@ class Game(FlowRules):
         game.cards = load_texts(game.extra_deck_texts, base) if game.extra_deck_texts else base
         game.defs = []
         game.owner = []
-        game.actions = []
         game.log = []
         game.state = State(seed)
         game._order = game.mode.turn_order(lineup)
@@ -189,23 +194,28 @@ class Game(FlowRules):
         Raises :class:`IllegalAction` (a ``ValueError``) and leaves the state unchanged when the
         action is not legal now.
         """
-        if isinstance(action, dict):
-            action = action_from_json(action)
-        if not isinstance(action, Action):
-            raise IllegalAction("malformed", f"not an action: {action!r}")
-        action.check_types()
-        if isinstance(action, AdjustBadge):
-            return self._apply_manual(action)
-        self._check(action)
-        self._events = []
         st = self.state
+        cache = self._legal_cache
+        # an action taken from the legal list just listed is accepted by identity, before any
+        # deeper check (the move generator hands out one shared object per distinct action)
+        if cache is None or cache[0] != st.state_id or not any(a is action for a in cache[2]):
+            if isinstance(action, dict):
+                action = action_from_json(action)
+            if not isinstance(action, Action):
+                raise IllegalAction("malformed", f"not an action: {action!r}")
+            action.check_types()
+            if isinstance(action, AdjustBadge):
+                return self._apply_manual(action)
+            self._check(action)
+        self._events = []
         st.state_id += 1
-        self.actions.append(action)
+        self._record_action(action)
         self._do(action)
         self._advance()
         events = self._events
-        self.log.extend(events)
-        self._events = []
+        if self._keep_log:
+            self.log.extend(events)
+            self._events = []
         return events
 
     def apply_unchecked(self, action: Action) -> None:
@@ -215,11 +225,12 @@ class Game(FlowRules):
             return
         self._events = []
         self.state.state_id += 1
-        self.actions.append(action)
+        self._record_action(action)
         self._do(action)
         self._advance()
-        self.log.extend(self._events)
-        self._events = []
+        if self._keep_log:
+            self.log.extend(self._events)
+            self._events = []
 
     def _check(self, action: Action) -> None:
         st = self.state
@@ -257,7 +268,7 @@ class Game(FlowRules):
             raise IllegalAction("out_of_range", f"{a.badge} must be between 0 and {limit}")
         self._events = []
         st.state_id += 1
-        self.actions.append(a)
+        self._record_action(a)
         sd = st.seats[a.seat]
         old = getattr(sd, a.badge)
         setattr(sd, a.badge, a.value)
@@ -266,8 +277,9 @@ class Game(FlowRules):
             self._after_level(a.seat)   # S-8: levels_rewarded makes a level reward only once
         self._advance()
         events = self._events
-        self.log.extend(events)
-        self._events = []
+        if self._keep_log:
+            self.log.extend(events)
+            self._events = []
         return events
 
     def clone(self) -> "Game":
@@ -285,8 +297,11 @@ class Game(FlowRules):
         g.extra_deck_texts = self.extra_deck_texts
         g._order = self._order
         g.state = self.state.clone()
-        g.actions = self.actions[:]
-        g.log = self.log[:]
+        g._history = self._history   # shared, never changed in place
+        g.action_count = self.action_count
+        g._keep_log = self._keep_log
+        g.event_counts = dict(self.event_counts)
+        g.log = self.log[:] if self._keep_log else []
         g._events = []
         g._legal_cache = None
         g._position = self._position
