@@ -8,8 +8,15 @@ by a new one) until ``--duration`` seconds have passed or ``--max-games`` have b
 reports throughput and the action round trip (send -> ``ack``ed update) at p50/p90/p99/max.
 
     .venv/bin/python scripts/load.py --games 200 --duration 30 --think 0.5
+    .venv/bin/python scripts/load.py --games 200 --duration 60 --hostile
 
 ``--think`` is each seat's mean pause before acting (like a person or a paced bot); 0 plays flat out.
+The normal games' clients connect from ``--addresses`` loopback addresses (127.0.1.x), as many
+people would. ``--hostile`` adds, from a second process and its own loopback addresses (127.0.2.x),
+the attacks of issue 12 next to the normal games: a game-creation flood, a bots-only-game flood,
+a resync storm (60 connections each asking 18 times a second for the full resync of a finished
+game), 20 clients that never read, and message flooders; the report gives the normal games'
+round trip (p50/p95/p99) during the mix and what each attack got (answers by code).
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from christianity_game.bots import make_bot  # noqa: E402
-from christianity_game.server.client import SeatClient  # noqa: E402
+from christianity_game.server.client import NonReader, SeatClient  # noqa: E402
 
 
 def free_port() -> int:
@@ -54,7 +61,7 @@ def cpu_seconds(pid: int) -> float:
 
 def start_server(port: int, data_dir: str, rate: float) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "christianity_game.server", "--host", "127.0.0.1", "--port", str(port),
-           "--data-dir", data_dir, "--bot-delay", "0", "--log-level", "warning", "--rate", str(rate),
+           "--data-dir", data_dir, "--bot-delay", "0.05", "--log-level", "warning", "--rate", str(rate),
            "--burst", str(int(rate * 2))]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     return subprocess.Popen(cmd, env=env)
@@ -88,13 +95,21 @@ class Stats:
         self.flood_closed = 0
 
 
-async def one_game(http: Any, url: str, args: argparse.Namespace, n: int, stats: Stats, deadline: float) -> None:
+def source_address(n: int, count: int) -> str:
+    """The n-th normal client's loopback source address (127.0.1.1 ... 127.0.1.count)."""
+    return f"127.0.1.{1 + n % max(1, min(count, 250))}"
+
+
+async def one_game(https: dict[str, Any], url: str, args: argparse.Namespace, n: int, stats: Stats,
+                   deadline: float) -> None:
     body = {"mode": args.mode, "lineup": args.lineup, "seed": args.seed + n, "listed": False}
-    r = await http.post(url + "/api/games", json=body)
+    addr = source_address(n, args.addresses)
+    r = await https[addr].post(url + "/api/games", json=body)
     r.raise_for_status()
     created = r.json()
     stats.started += 1
-    clients = [SeatClient(created["ws"], s["token"], make_bot(args.bot, seed=n * 10 + s["seat"]), think=args.think)
+    clients = [SeatClient(created["ws"], s["token"], make_bot(args.bot, seed=n * 10 + s["seat"]), think=args.think,
+                          local_addr=addr)
                for s in created["seats"] if s["kind"] == "human"]
     stop = asyncio.Event()
 
@@ -121,15 +136,16 @@ async def one_game(http: Any, url: str, args: argparse.Namespace, n: int, stats:
         stats.finished += 1
 
 
-async def flooder(ws_url: str, token: str, deadline: float, counts: list[int]) -> None:
+async def flooder(ws_url: str, token: str, deadline: float, counts: list[int], source: str | None = None) -> None:
     """A hostile client: joins a game as a spectator and sends messages as fast as it can without
     reading; the server refuses them and closes it, and it comes straight back."""
     from websockets.asyncio.client import connect
 
     junk = json.dumps({"type": "ping", "ref": "x" * 50})
+    extra: dict[str, Any] = {"local_addr": (source, 0)} if source else {}
     while time.time() < deadline:
         try:
-            async with connect(ws_url, compression=None, ping_interval=None, open_timeout=5) as ws:
+            async with connect(ws_url, compression=None, ping_interval=None, open_timeout=5, **extra) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
                 while time.time() < deadline:
                     for _ in range(100):
@@ -156,13 +172,144 @@ def flood_process(url: str, n: int, deadline: float, out: Any) -> None:
     out.put(asyncio.run(main()))
 
 
-async def slot(http: Any, url: str, args: argparse.Namespace, k: int, counter: list[int], stats: Stats,
+# --------------------------------------------------------------------------- the hostile mix (issue 12)
+ATTACKERS = {"create": "127.0.2.1", "bots": "127.0.2.2", "resync": "127.0.2.3", "nonread": "127.0.2.4",
+             "flood": "127.0.2.5"}
+
+
+def _http(source: str) -> Any:
+    import httpx
+
+    return httpx.AsyncClient(timeout=30.0, transport=httpx.AsyncHTTPTransport(local_address=source))
+
+
+async def create_flood(url: str, deadline: float, counts: dict[str, int]) -> None:
+    """One address creates games as fast as it can (no pause after a refusal)."""
+    async with _http(ATTACKERS["create"]) as http:
+        while time.time() < deadline:
+            r = await http.post(url + "/api/games", json={"mode": "coop", "lineup": "RR", "listed": False})
+            key = f"create:{r.status_code}:{r.json().get('code', 'created') if r.status_code != 201 else 'created'}"
+            counts[key] = counts.get(key, 0) + 1
+
+
+async def bot_flood(url: str, deadline: float, counts: dict[str, int]) -> None:
+    """One address starts bots-only games (heuristic bots) as fast as it can."""
+    body = {"mode": "coop", "lineup": "RRR", "listed": False, "bots": {str(s): "heuristic" for s in range(3)}}
+    async with _http(ATTACKERS["bots"]) as http:
+        while time.time() < deadline:
+            r = await http.post(url + "/api/games", json=body)
+            key = f"bots:{r.status_code}:{r.json().get('code', 'created') if r.status_code != 201 else 'created'}"
+            counts[key] = counts.get(key, 0) + 1
+            if r.status_code != 201:
+                await asyncio.sleep(0.01)
+
+
+async def finished_game(url: str, source: str, deadline: float) -> dict[str, Any] | None:
+    """A bots-only game played to its end, or as far as it got by ``deadline`` (its full resync is
+    large either way)."""
+    async with _http(source) as http:
+        r = await http.post(url + "/api/games", json={"mode": "coop", "lineup": "RRR", "listed": False,
+                                                      "bots": {"0": "random", "1": "random", "2": "random"}})
+        if r.status_code != 201:
+            return None
+        game = r.json()
+        while time.time() < deadline:
+            if (await http.get(f"{url}/api/games/{game['game_id']}")).json()["result"] is not None:
+                return game  # type: ignore[no-any-return]
+            await asyncio.sleep(0.2)
+    return game  # type: ignore[no-any-return]
+
+
+async def resync_storm(game: dict[str, Any], deadline: float, counts: dict[str, int], conns: int = 60,
+                       per_s: float = 18.0) -> None:
+    """``conns`` connections each ask for the full resync of a finished game ``per_s`` times a second."""
+    from websockets.asyncio.client import connect
+
+    async def one(k: int) -> None:
+        while time.time() < deadline:
+            try:
+                async with connect(game["ws"], compression=None, ping_interval=None, open_timeout=5,
+                                   max_size=1 << 24, local_addr=(ATTACKERS["resync"], 0)) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": game["spectator"]["token"]}))
+                    await ws.recv()
+                    while time.time() < deadline:
+                        t = time.monotonic()
+                        await ws.send(json.dumps({"type": "sync", "state_id": 0}))
+                        try:
+                            text = await asyncio.wait_for(ws.recv(), 1.0)
+                            counts["resync_bytes"] = counts.get("resync_bytes", 0) + len(text)
+                            kind = json.loads(text)
+                            key = "resync:" + (kind["type"] if kind["type"] != "error" else kind["code"])
+                            counts[key] = counts.get(key, 0) + 1
+                        except asyncio.TimeoutError:
+                            counts["resync:unanswered"] = counts.get("resync:unanswered", 0) + 1
+                        await asyncio.sleep(max(0.0, 1.0 / per_s - (time.monotonic() - t)))
+            except Exception as exc:   # noqa: BLE001 - refused (4429) or closed: note it, come back
+                key = f"resync:closed:{getattr(exc, 'rcvd', None) and exc.rcvd.code}"  # type: ignore[attr-defined]
+                counts[key] = counts.get(key, 0) + 1
+                await asyncio.sleep(0.5)
+
+    await asyncio.gather(*(one(k) for k in range(conns)))
+
+
+async def non_readers(url: str, game: dict[str, Any], deadline: float, counts: dict[str, int], n: int = 20) -> None:
+    """``n`` clients that ask for full resyncs and never read; each comes back when cut."""
+    parts = urllib.parse.urlparse(url)
+    flood = json.dumps({"type": "sync", "state_id": 0})
+
+    async def one() -> None:
+        while time.time() < deadline:
+            c = NonReader(parts.hostname or "127.0.0.1", parts.port or 80, f"/ws/{game['game_id']}",
+                          source=ATTACKERS["nonread"])
+            try:
+                await c.open()
+                await c.send(json.dumps({"type": "hello", "token": game["spectator"]["token"]}))
+                for _ in range(200):
+                    if not await c.send(flood) or time.time() > deadline:
+                        break
+                if await c.ended(timeout=max(0.1, min(15.0, deadline - time.time()))):
+                    counts["nonreader:cut"] = counts.get("nonreader:cut", 0) + 1
+            except (OSError, ConnectionError, asyncio.TimeoutError):
+                counts["nonreader:refused"] = counts.get("nonreader:refused", 0) + 1
+                await asyncio.sleep(0.5)
+            finally:
+                c.close()
+
+    await asyncio.gather(*(one() for _ in range(n)))
+
+
+def hostile_process(url: str, start: float, deadline: float, flooders: int, out: Any) -> None:
+    """The hostile mix, in its own process (as an attacker's machine would be)."""
+    async def main() -> dict[str, int]:
+        counts: dict[str, int] = {}
+        await asyncio.sleep(max(0.0, start - time.time()))
+        tasks = [asyncio.create_task(create_flood(url, deadline, counts)),
+                 asyncio.create_task(bot_flood(url, deadline, counts))]
+        game = await finished_game(url, ATTACKERS["resync"], min(deadline, time.time() + 15))
+        if game is not None:
+            tasks += [asyncio.create_task(resync_storm(game, deadline, counts)),
+                      asyncio.create_task(non_readers(url, game, deadline, counts))]
+            if flooders:
+                fl = [0, 0]
+                tasks += [asyncio.create_task(flooder(game["ws"], game["spectator"]["token"], deadline, fl,
+                                                      ATTACKERS["flood"])) for _ in range(flooders)]
+        else:
+            counts["no_finished_game"] = 1
+        await asyncio.gather(*tasks)
+        if flooders and game is not None:
+            counts["flood:sent"], counts["flood:reconnects"] = fl
+        return counts
+
+    out.put(asyncio.run(main()))
+
+
+async def slot(https: dict[str, Any], url: str, args: argparse.Namespace, k: int, counter: list[int], stats: Stats,
                deadline: float) -> None:
     await asyncio.sleep(random.Random(k).random() * min(2.0, args.think * 2 + 0.2))   # stagger the starts
     while time.monotonic() < deadline and counter[0] < args.max_games:
         n = counter[0]
         counter[0] += 1
-        await one_game(http, url, args, n, stats, deadline)
+        await one_game(https, url, args, n, stats, deadline)
 
 
 async def measure_lag(out: list[float], http: Any, url: str, warmup: float, every: float = 0.05) -> None:
@@ -173,6 +320,22 @@ async def measure_lag(out: list[float], http: Any, url: str, warmup: float, ever
         t = loop.time()
         await asyncio.sleep(every)
         out.append(max(0.0, loop.time() - t - every))
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+async def sample_rss(pid: int, out: list[float], every: float = 0.5) -> None:
+    while True:
+        out.append(rss_mb(pid))
+        await asyncio.sleep(every)
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -198,9 +361,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         url = f"http://127.0.0.1:{port}"
         proc = start_server(port, tmp.name, args.rate)
     limits = httpx.Limits(max_connections=50)
+    addrs = sorted({source_address(n, args.addresses) for n in range(max(1, args.addresses))})
+    https = {a: httpx.AsyncClient(timeout=30.0, limits=httpx.Limits(max_connections=10),
+                                  transport=httpx.AsyncHTTPTransport(local_address=a)) for a in addrs}
+    rss: list[float] = []
     try:
         async with httpx.AsyncClient(timeout=30.0, limits=limits) as http:
             await wait_ready(http, url)
+            rss_task = asyncio.create_task(sample_rss(proc.pid, rss)) if proc else None
             stats = Stats()
             cpu0 = cpu_seconds(proc.pid) if proc else float("nan")
             me0 = time.process_time()
@@ -210,15 +378,28 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             counter = [0]
             lags: list[float] = []
             lagger = asyncio.create_task(measure_lag(lags, http, url, args.warmup))
+            hostile = None
+            if args.hostile:
+                import multiprocessing
+
+                hostile_out: Any = multiprocessing.get_context("spawn").Queue()
+                hostile = multiprocessing.get_context("spawn").Process(
+                    target=hostile_process, args=(url, time.time() + args.warmup / 2, time.time() + args.duration,
+                                                  args.flooders, hostile_out))
+                hostile.start()
             flood = None
-            if args.flooders:
+            if args.flooders and not args.hostile:
                 import multiprocessing
 
                 results: Any = multiprocessing.get_context("spawn").Queue()
                 flood = multiprocessing.get_context("spawn").Process(
                     target=flood_process, args=(url, args.flooders, time.time() + args.duration, results))
                 flood.start()
-            await asyncio.gather(*(slot(http, url, args, k, counter, stats, deadline) for k in range(args.games)))
+            await asyncio.gather(*(slot(https, url, args, k, counter, stats, deadline) for k in range(args.games)))
+            attacks: dict[str, int] = {}
+            if hostile is not None:
+                attacks = await asyncio.to_thread(hostile_out.get, True, 120)
+                hostile.join(10)
             if flood is not None:
                 stats.flood_sent, stats.flood_closed = await asyncio.to_thread(results.get, True, 60)
                 flood.join(10)
@@ -226,8 +407,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             cpu1 = cpu_seconds(proc.pid) if proc else float("nan")
             me1 = time.process_time()
             lagger.cancel()
+            if rss_task is not None:
+                rss_task.cancel()
             health = (await http.get(url + "/healthz")).json()
     finally:
+        for c in https.values():
+            await c.aclose()
         if proc is not None:
             proc.terminate()
             try:
@@ -242,7 +427,11 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "rtt_samples": len(r), "bot": args.bot, "lineup": args.lineup,
         "wall_s": round(wall, 2), "games_started": stats.started, "games_finished": stats.finished,
         "actions": stats.actions, "actions_per_s": round(stats.actions / wall, 1),
+        "hostile": bool(args.hostile), "attacks": attacks if args.hostile else {},
+        "server_rss_mb": {"start": round(rss[0], 1) if rss else None, "peak": round(max(rss), 1) if rss else None,
+                          "end": round(rss[-1], 1) if rss else None},
         "rtt_ms": {"p50": round(pct(r, 50) * 1e3, 2), "p90": round(pct(r, 90) * 1e3, 2),
+                   "p95": round(pct(r, 95) * 1e3, 2),
                    "p99": round(pct(r, 99) * 1e3, 2), "max": round(max(r) * 1e3, 2) if r else None,
                    "mean": round(statistics.fmean(r) * 1e3, 2) if r else None},
         "server_cpu_pct": round(100 * (cpu1 - cpu0) / wall, 1),
@@ -273,6 +462,10 @@ def main() -> None:
     p.add_argument("--rate", type=float, default=20.0, help="the server's per-connection message rate")
     p.add_argument("--flooders", type=int, default=0,
                    help="extra hostile connections that flood the server without reading")
+    p.add_argument("--hostile", action="store_true",
+                   help="run issue 12's hostile mix next to the normal games (see above)")
+    p.add_argument("--addresses", type=int, default=50,
+                   help="loopback source addresses the normal games' clients use (127.0.1.1 ...)")
     p.add_argument("--url", default=None, help="use a running server (loopback only) instead of starting one")
     p.add_argument("--json", action="store_true", help="print the report as JSON only")
     args = p.parse_args()
@@ -293,7 +486,12 @@ def main() -> None:
     print(f"  games started {report['games_started']}, finished {report['games_finished']}")
     print(f"  actions {report['actions']}  throughput {report['actions_per_s']} actions/s")
     print(f"  round trip ({report['rtt_samples']} actions after {report['warmup_s']} s warm-up) ms: "
-          f"p50 {rt['p50']}  p90 {rt['p90']}  p99 {rt['p99']}  max {rt['max']}  mean {rt['mean']}")
+          f"p50 {rt['p50']}  p90 {rt['p90']}  p95 {rt['p95']}  p99 {rt['p99']}  max {rt['max']}  mean {rt['mean']}")
+    print(f"  server memory MB: {report['server_rss_mb']}")
+    if report["hostile"]:
+        print("  hostile mix, answers by kind:")
+        for k, v in sorted(report["attacks"].items()):
+            print(f"    {k}: {v}")
     print(f"  cpu: server {report['server_cpu_pct']}%  load client {report['client_cpu_pct']}%")
     print(f"  event-loop lag ms: server {report['server_loop_lag_ms']}  load client {report['client_loop_lag_ms']}")
     print(f"  server gc pauses: {report['server_gc']}")

@@ -20,8 +20,9 @@ from ..engine.actions import action_from_json
 
 class SeatClient:
     def __init__(self, ws_url: str, token: str, bot: Bot | None = None, think: float = 0.0,
-                 jitter: float = 0.5) -> None:
+                 jitter: float = 0.5, local_addr: str | None = None) -> None:
         self.ws_url = ws_url
+        self.local_addr = local_addr    # the source address to connect from (loopback tests)
         self.token = token
         self.bot = bot
         self.think = think
@@ -52,8 +53,9 @@ class SeatClient:
         connection drops (``websockets.ConnectionClosed`` or ``OSError`` propagate)."""
         from websockets.asyncio.client import connect
 
+        extra: dict[str, Any] = {"local_addr": (self.local_addr, 0)} if self.local_addr else {}
         async with connect(self.ws_url, compression=None, open_timeout=open_timeout, max_size=1 << 24,
-                           ping_interval=None) as ws:
+                           ping_interval=None, **extra) as ws:
             self.connects += 1
             self._sent = None
             self._joined = False    # act only on the view the welcome brings
@@ -151,7 +153,7 @@ class SeatClient:
                 self._backoff_until = time.monotonic() + 1.0
             elif msg.get("ref") is not None and self._sent is not None and msg["ref"] == self._ref:
                 self._sent = None
-        elif kind == "pong":
+        elif kind in ("pong", "adjust_request", "adjust_resolved"):
             pass
         else:
             self.problems.append(f"unknown message type {kind!r}")
@@ -181,8 +183,8 @@ class NonReader:
     It does the handshake by hand on a socket with a tiny receive buffer, then only writes: what
     the server sends piles up in the server's buffers until the server gives up on it."""
 
-    def __init__(self, host: str, port: int, path: str, origin: str | None = None) -> None:
-        self.host, self.port, self.path, self.origin = host, port, path, origin
+    def __init__(self, host: str, port: int, path: str, origin: str | None = None, source: str | None = None) -> None:
+        self.host, self.port, self.path, self.origin, self.source = host, port, path, origin, source
         self.sock: Any = None
 
     async def open(self, timeout: float = 10.0) -> None:
@@ -192,6 +194,8 @@ class NonReader:
 
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        if self.source:
+            sock.bind((self.source, 0))
         sock.setblocking(False)
         loop = asyncio.get_running_loop()
         await asyncio.wait_for(loop.sock_connect(sock, (self.host, self.port)), timeout)

@@ -84,7 +84,7 @@ class Limits:
     games_total: int = 50_000
     bot_games_per_address: int = 2
     bot_games_total: int = 32
-    bot_share: float = 0.5
+    bot_share: float = 0.25
     idle_evict_s: float = 600.0
     abandon_s: float = 14 * 86400.0
     sweep_s: float = 30.0
