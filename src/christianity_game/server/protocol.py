@@ -60,7 +60,7 @@ ERROR_CODES: dict[str, str] = {
     "origin_refused": "The WebSocket was opened from a page of another site (`Origin`); closed with 4403.",
     "adjust_off": "Manual Maturity/Humility adjustment is off at this table (`manualAdjust: off`).",
     "adjust_pending": "This seat already has an adjustment request waiting for an answer.",
-    "no_such_request": "No adjustment request with this id is waiting (answered, withdrawn or never made).",
+    "no_such_request": "No adjustment request with this id is waiting (already answered, or never made).",
     "not_your_request": "Only a person on the other side may answer this adjustment request.",
 }
 ErrorCode = Literal[tuple(ERROR_CODES)]  # type: ignore[valid-type]
