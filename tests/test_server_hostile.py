@@ -17,7 +17,6 @@ from starlette.websockets import WebSocketDisconnect
 from test_server_helpers import ROOMY, WS, create, running, snapshot, ws
 
 from christianity_game import Game
-from christianity_game.server.core import Limits
 
 SEED = 7
 

@@ -141,3 +141,27 @@ def test_the_online_backup_copies_a_live_data_folder(tmp_path: Path, capsys: Any
         with ws(app, game["game_id"]) as a:
             assert a.hello(game["seats"][0]["token"], state_id=reached)["state_id"] == reached
         assert app.get("/healthz").json()["storage_problems"] == []
+
+
+def test_rows_found_damaged_while_serving_mark_only_that_game_unavailable(tmp_path: Path, monkeypatch: Any) -> None:
+    with running(tmp_path) as app:
+        bad = create(app, mode="coop", lineup="RR", seed=SEED)
+        good = create(app, mode="coop", lineup="RR", seed=SEED)
+    with running(tmp_path) as app:
+        srv = app.app.state.server
+        srv.rooms.pop(bad["game_id"], None)
+        real = srv.store.actions
+
+        def actions(game_id: str) -> list[dict[str, Any]]:
+            if game_id == bad["game_id"]:
+                raise sqlite3.DatabaseError("database disk image is malformed")
+            return real(game_id)  # type: ignore[no-any-return]
+        monkeypatch.setattr(srv.store, "actions", actions)
+        with ws(app, bad["game_id"]) as a:
+            err = a.recv()
+            assert err["code"] == "game_unavailable" and "malformed" in err["message"]
+            closed_with(a, 1011)
+        r = app.get(f"/api/games/{bad['game_id']}/view", params={"token": bad["seats"][0]["token"]})
+        assert (r.status_code, r.json()["code"]) == (503, "game_unavailable")
+        with ws(app, good["game_id"]) as a:
+            assert a.hello(good["seats"][0]["token"])["type"] == "welcome"

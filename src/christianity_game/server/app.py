@@ -9,7 +9,7 @@ import os
 import sqlite3
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, AsyncIterator, Iterable, MutableMapping
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
@@ -58,7 +58,7 @@ class SecurityHeaders:
         csp = DOCS_CSP if path in ("/docs", "/redoc") else CSP
         extra = [(b"content-security-policy", csp.encode()), *SECURITY_HEADERS]
 
-        async def send_with_headers(message: dict[str, Any]) -> None:
+        async def send_with_headers(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 have = {k.lower() for k, _ in message.get("headers", [])}
                 message["headers"] = list(message.get("headers", [])) + [(k, v) for k, v in extra if k not in have]

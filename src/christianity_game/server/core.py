@@ -42,7 +42,7 @@ from ..engine.game import Game
 from ..engine.record import RecordError, UnsupportedRules, check_record
 from ..engine.settings import Settings
 from . import protocol as P
-from .store import GameRow, SeatRow, Store
+from .store import GameRow, SeatRow, Store, StoreError
 
 log = logging.getLogger("christianity_game.server")
 
@@ -412,6 +412,7 @@ class BotScheduler:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
+            room: Room | None
             if self.people:
                 room = self.people.popleft()
             elif self.bots_only:

@@ -254,7 +254,8 @@ class Store:
     def set_flags(self, game_id: str, *, parked: bool | None = None, archived: bool | None = None,
                   touched: float | None = None) -> None:
         """Mark a game parked (evicted while waiting for a person) or archived (abandoned)."""
-        sets, args = [], []
+        sets: list[str] = []
+        args: list[Any] = []
         for col, val in (("parked", parked), ("archived", archived)):
             if val is not None:
                 sets.append(f"{col}=?")
