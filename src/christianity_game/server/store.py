@@ -321,8 +321,9 @@ class Store:
         first. A game whose rows cannot be read is left out (and logged)."""
         rows = self.db.execute(
             "SELECT id, created, head, options, spectator_hash, finished, result FROM games g "
-            "WHERE finished=0 AND archived=0 AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id=g.id AND s.kind='human' "
-            "AND s.claimed=0) ORDER BY created DESC LIMIT ?", (limit * 4,)).fetchall()
+            "WHERE finished=0 AND archived=0 AND EXISTS (SELECT 1 FROM seats s, json_each(g.options, '$.open') o "
+            "WHERE s.game_id=g.id AND s.kind='human' AND s.claimed=0 AND s.seat=o.value) "
+            "ORDER BY created DESC LIMIT ?", (limit * 4,)).fetchall()
         out = []
         for row in rows:
             try:
