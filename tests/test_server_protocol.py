@@ -446,6 +446,11 @@ def test_a_slow_reader_is_dropped_instead_of_holding_up_the_game() -> None:
         for _ in range(10):
             conn2.send("x" * 300)   # the byte cap, well under the message cap
         assert conn2.closing and conn2.qbytes == 0 and conn2.queue.qsize() == 0
+        conn3 = Conn(StuckSocket(), Limits(send_queue_bytes=1000))
+        conn3.send("y" * 5000)   # one big message to a client that is keeping up goes out
+        assert not conn3.closing and conn3.qbytes == 5000
+        conn3.send("z")          # but nothing more piles up behind it
+        assert conn3.closing
         assert conn.sender is not None
         await asyncio.wait_for(conn.sender, 5)   # the close is tried for a moment, then the TCP is cut
         return closing, left, conn.qbytes, sock

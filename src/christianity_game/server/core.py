@@ -218,7 +218,8 @@ class Conn:
         if self.closing:
             return
         lim = self.limits
-        if self.qbytes + len(text) > lim.send_queue_bytes or self.queue.qsize() >= lim.send_queue:
+        # the cap is on the backlog: one message of any size may go out to a client that keeps up
+        if (self.qbytes and self.qbytes + len(text) > lim.send_queue_bytes) or self.queue.qsize() >= lim.send_queue:
             self.stopped_reading()
             return
         self.qbytes += len(text)
