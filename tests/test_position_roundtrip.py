@@ -19,7 +19,8 @@ combo chains (D-COMBO-1/4), streaks (D-MB-2), spent Habitual pairs (D-MR-1), per
 rewarded (A-3), armed win clocks (D-W-E, D-W-R); and positions that are wrong are refused naming
 the key.
 
-Run time (measured, one core): about 20 s for the file.
+Run time (measured, pinned to one core): about 16 s of CPU for the file (25 to 40 s of wall time on
+the shared two-core machine).
 """
 
 from __future__ import annotations
