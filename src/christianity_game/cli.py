@@ -905,9 +905,28 @@ def replay(
 
 # ---------------------------------------------------------------------------------------- bench
 @app.command()
-def bench() -> None:
-    """Measure the engine's speed (actions, clones and games a second)."""
+def bench(
+    against: Annotated[Optional[str], typer.Option(
+        help="Also time a peer engine side by side and print the ratio: block_dominoes (OpenSpiel's "
+             "pure-Python game; needs the optional 'bench' extra).")] = None,
+    seconds: Annotated[float, typer.Option(help="With --against: CPU seconds per line-up, split over the runs.")] = 4.0,
+    repeats: Annotated[int, typer.Option(help="With --against: interleaved runs of each; medians are printed.")] = 5,
+) -> None:
+    """Measure the engine's speed (actions, clones and games a second), or with --against compare
+    it with a peer engine (CPU time per action, random legal play, checked apply on both sides)."""
     import importlib
+    if against is not None:
+        from .bench_peer import PEERS, PeerUnavailable, format_peer_bench, run_peer_bench
+        if against not in PEERS:
+            _fail(f"--against: unknown peer {against!r}; known: {', '.join(PEERS)}")
+        if seconds <= 0 or repeats < 1:
+            _fail("--seconds must be positive and --repeats at least 1")
+        try:
+            peer_result = run_peer_bench(against, seconds=seconds, repeats=repeats)
+        except PeerUnavailable as exc:
+            _fail(str(exc), 1)
+        typer.echo(format_peer_bench(peer_result))
+        return
     try:
         module = importlib.import_module("christianity_game.bench")
     except ImportError:
