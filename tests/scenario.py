@@ -73,8 +73,10 @@ class Scenario:
     """
 
     def __init__(self, mode: str = "coop", lineup: str = "RR", phase: str = "main", round: int = 1,
-                 turn_seat: int = 0, seed: int = 0, settings: Settings | None = None, **setting_kw: Any) -> None:
+                 turn_seat: int = 0, seed: int = 0, settings: Settings | None = None, rules: int | None = None,
+                 **setting_kw: Any) -> None:
         self.mode = mode
+        self.rules = rules   # the rules version to play (None: the engine's own)
         self.lineup = lineup
         self.seed = seed
         base = settings or Settings()
@@ -151,7 +153,7 @@ class Scenario:
     def start(self) -> Game:
         """Start the game from the position; events of the automatic steps are kept in ``events``."""
         self.game = Game.from_position(self.position, mode=self.mode, lineup=self.lineup, seed=self.seed,
-                                       settings=self.settings)
+                                       settings=self.settings, rules=self.rules)
         self.events = list(self.game.log) + list(getattr(self.game, "_events", []))
         return self.game
 

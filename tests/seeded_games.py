@@ -33,7 +33,7 @@ def play(name: str, index: int) -> Any:
     from christianity_game.engine.rng import Rng
 
     mode, lineup, settings = MODES[name]
-    game = Game.new(mode=mode, lineup=lineup, seed=1000 + index,
+    game = Game.new(mode=mode, lineup=lineup, seed=1000 + index, rules=1,
                     settings=Settings().updated(settings) if settings else None)
     chooser = Rng(7 * index + 3)
     while True:

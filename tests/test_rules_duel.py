@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from christianity_game import Game, IllegalAction, LayCostZone, Pass, PlayCard, Resist, Settings, UseAbility
+from christianity_game import AdjustBadge, Game, IllegalAction, LayCostZone, Pass, PlayCard, Resist, Settings, UseAbility
 from christianity_game.engine.actions import BuyAbility, ChooseAbility, ChooseReward
 from christianity_game.engine.duel import DuelMode
 from duel_helpers import BROAD, E_FILL, IDLE, LEAVEN, R_FILL, SECRET, DuelScenario
@@ -879,10 +879,10 @@ def test_D_MR_4_every_evil_seat_that_played_into_the_chain_earns() -> None:
     assert [(e.seat, e.data["bonus"]) for e in s.earned()] == [(0, False), (1, False), (0, True), (1, True)]
 
 
-def five_rewards(lineup: str, habitual: bool = True) -> DuelScenario:
+def five_rewards(lineup: str, habitual: bool = True, rules: int | None = None) -> DuelScenario:
     """A turn that earns five micro-rewards or more: (ER) seat 0 plays L, I, L, I at the Righteous
     seat; (EER) seats 0 and 1 alternate. The rewards up to the 5th are taken as "draw"."""
-    s = DuelScenario(lineup, phase="main", turn_seat=0)
+    s = DuelScenario(lineup, phase="main", turn_seat=0, rules=rules)
     r = lineup.index("R")
     for i, ch in enumerate(lineup):
         if ch == "E":
@@ -951,12 +951,27 @@ def test_D_MR_5_destroy_takes_a_habitual_from_a_righteous_hand_when_none_is_in_p
     assert s.decision() != "destroy"
 
 
-def test_D_MR_5_no_destroy_without_a_righteous_habitual() -> None:
-    """D-MR-5: with no Righteous Habitual in play or in hand the 5th reward offers no Destroy."""
-    s = five_rewards("ER", habitual=False)
+def test_D_MR_5_rules_1_offered_no_destroy_without_a_righteous_habitual() -> None:
+    """D-MR-5 under rules 1 (kept for old records): with no Righteous Habitual in play or in hand
+    the 5th reward offered no Destroy."""
+    s = five_rewards("ER", habitual=False, rules=1)
     s.expect_decision(0, "reward")
     assert s.reward_kind() == "special"
     assert {a.reward for a in s.rewards(0)} == {"draw", "untap", "flip"}
+
+
+def test_D_MR_5_destroy_is_offered_on_every_fifth_reward_and_may_do_nothing() -> None:
+    """D-MR-5 (rules 2): Destroy is offered on every 5th reward, whatever the Righteous hands hold,
+    so the offer tells the Evil player nothing about them; with nothing to destroy anywhere it
+    does nothing and an event says so."""
+    s = five_rewards("ER", habitual=False)
+    s.expect_decision(0, "reward")
+    assert s.reward_kind() == "special"
+    assert {a.reward for a in s.rewards(0)} == {"draw", "untap", "flip", "destroy"}
+    before = (s.ids(1, "hand"), s.ids(1, "discard"), s.ids(1, "in_play"))
+    s.reward(0, "destroy")
+    assert (s.ids(1, "hand"), s.ids(1, "discard"), s.ids(1, "in_play")) == before
+    assert [e.seat for e in s.of_kind("destroyed_nothing")] == [0] and not s.of_kind("destroyed")
 
 
 @pytest.mark.parametrize("reward", ["draw", "untap", "flip"])
@@ -1682,3 +1697,85 @@ def test_D_INT_2_a_benevolence_helper_answers_after_the_target_at_L2(maturity: i
         assert s.pile("resisted") == [SNARE] and s.tapped(2) == r - 1
     else:
         assert s.pile("failed") == [SNARE] and s.tapped(2) == 0
+
+
+# ------------------------------------------------------------------------------------------------
+# rules version 2: where the duel rules page reads wider than rules 1 did
+
+
+def test_D_MB_2_a_failed_temptation_voids_every_righteous_seats_streak() -> None:
+    """D-MB-2 (rules 2): "If a Temptation is failed that turn, the streak is voided for the rest of
+    the turn": a Temptation failed at one Righteous seat voids the other seat's streak too; under
+    rules 1 only the seat whose Temptation failed lost it."""
+    def run(rules: int | None) -> DuelScenario:
+        s = DuelScenario("ERR", phase="main", turn_seat=0, rules=rules)   # Evil's turn: both targeted
+        s.hand(0, LEAVEN, IDLE, LEAVEN, IDLE).evil_cz(0, 6).deck(0, *[E_FILL] * 10)
+        for r in (1, 2):
+            s.seat(r, humility=6).hand(r, *[R_FILL] * 4).deck(r, *[R_FILL] * 10)
+        s.untapped(1, 1).untapped(2, 3 * res(IDLE) + 3)
+        s.start()
+        s.threaten(0, LEAVEN, 1)                              # fails at seat 1
+        s.take_rewards()
+        for t in (IDLE, LEAVEN, IDLE):                        # resisted by seat 2
+            s.threaten(0, t, 2)
+            s.take_rewards()
+        s.pass_interrupts()
+        while s.decision() in ("answer", "reward"):
+            if s.decision() == "reward":
+                s.take_rewards()
+                continue
+            seat = s.decider()
+            t = s.st.threats[0]
+            if seat == 1:
+                s.pass_(1)
+            else:
+                s.do(Resist(2, t.uid, s.g._remaining(t)))
+        return s
+    now = run(None)
+    assert now.count("mb_clean_streak") == 0 and not now.of_kind("boost_earned")
+    old = run(1)
+    assert old.count("mb_clean_streak") == 1 and [e.seat for e in old.of_kind("boost_earned")] == [2]
+
+
+def test_D_INT_1_evil_may_interrupt_in_a_righteous_draw_phase_before_the_cost_zone_is_laid() -> None:
+    """Z-5, D-INT-1 (rules 2): "no plays while a player is laying their Cost Zone. Before or after,
+    never during": once a Righteous seat has drawn and before it lays, Evil (interrupt on) gets a
+    window; once laying has begun it gets none until the laying is done. Rules 1 opened Evil's
+    first window only after the laying."""
+    def start(rules: int | None) -> DuelScenario:
+        s = DuelScenario("ER", phase="draw", turn_seat=1, rules=rules)
+        s.hand(0, LEAVEN).evil_cz(0, 2).deck(0, *[E_FILL] * 6)
+        s.seat(1, humility=6).hand(1, *[R_FILL] * 3).deck(1, *[R_FILL] * 10)
+        s.start()
+        return s
+    s = start(None)
+    assert s.st.step == "lay" and s.decision() == "interrupt" and s.decider() == 0
+    s.threaten(0, LEAVEN, 1)                                   # before the laying
+    assert s.st.seats[1].laid == 0 and [e.seat for e in s.of_kind("threat_played")] == [0]
+    while s.decision() in ("interrupt", "answer", "reward"):
+        if s.decision() == "reward":
+            s.take_rewards()
+        else:
+            s.pass_(s.decider())
+    assert s.of_kind("failed")                                 # answered (taken) before any laying
+    s.expect_decision(1, "lay")
+    lay = next(a for a in s.g.legal_actions(1) if type(a).__name__ == "LayCostZone")
+    s.do(lay)                                                  # laying has begun: no window now
+    assert s.decision() == "lay" and s.decider() == 1
+    old = start(1)
+    assert old.st.step == "lay" and old.decision() == "lay" and old.decider() == 1
+
+
+def test_A_3_a_positions_starting_maturity_counts_as_rewarded_in_a_duel() -> None:
+    """A-3, S-8 (rules 2): a duel started from a position at L2: lowering the level by hand and
+    raising it again gives no second free ability pick (as in co-op); rules 1 gave one."""
+    def run(rules: int | None) -> int:
+        s = DuelScenario("ER", phase="main", turn_seat=1, rules=rules)
+        s.hand(0, *[E_FILL] * 2).deck(0, *[E_FILL] * 6)
+        s.seat(1, humility=6, maturity=2).hand(1, *[R_FILL] * 3).deck(1, *[R_FILL] * 10)
+        s.start()
+        s.g.apply(AdjustBadge(1, "maturity", 1))
+        s.g.apply(AdjustBadge(1, "maturity", 2))
+        return s.st.ability_picks
+    assert run(None) == 0
+    assert run(1) == 1

@@ -106,6 +106,7 @@ def determinize(game: "Game", seat: int | None, rng: Rng) -> "Game":
         for u, card in zip(uids, cards):
             defs[u] = card
     world.defs = defs
+    world._legal_cache = None     # listed from the view above, before the re-deal: stale now
     world.state.rng = Rng(rng.next64())
     world.actions = []
     world.log = []

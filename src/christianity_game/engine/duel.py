@@ -15,6 +15,7 @@ answer is "the Righteous side responds", and the chain resets.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_play
@@ -25,6 +26,16 @@ from .state import Choice, StackItem, Threat
 __all__ = ["DUEL_ABILITIES", "DuelMode", "DuelRules", "DuelState"]
 
 EVIL_REWARDS = ("draw", "untap", "flip")
+
+
+@lru_cache(maxsize=64)
+def _evil_seats_of(lineup: str) -> tuple[int, ...]:
+    return tuple(i for i, ch in enumerate(lineup) if ch == "E")
+
+
+def _evil_seats(lineup: str) -> list[int]:
+    """The Evil seats of a line-up (a new list: callers may keep it)."""
+    return list(_evil_seats_of(lineup))
 RIGHTEOUS_BOOSTS = ("draw", "humility")
 EVIL_HABITUALS_PER_SEAT = 7   # D-W-E
 
@@ -131,7 +142,7 @@ class DuelRules(FlowRules):
             self.state.duel = DuelState(len(self.lineup))
 
     def evil_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.state.seats) if s.side == "evil"]
+        return _evil_seats(self.lineup)
 
     def _count(self, what: str, n: int = 1) -> None:
         c = self.duel.counts
@@ -171,7 +182,9 @@ class DuelRules(FlowRules):
         if kind == "special":
             allies = [i for i in self.evil_seats() if i != seat]
             acts.extend(ChooseReward(seat, r, to) for r in EVIL_REWARDS for to in allies)   # D-MR-6
-            if self._destroy_targets() or self._hand_habituals():
+            # D-MR-5: from rules 2 "destroy" is offered on every 5th reward, so that the offer says
+            # nothing about Righteous hands; rules 1 offered it only when something could be destroyed
+            if self.rules >= 2 or self._destroy_targets() or self._hand_habituals():
                 acts.append(ChooseReward(seat, "destroy"))
         return acts
 
@@ -401,7 +414,10 @@ class DuelRules(FlowRules):
                 st.choice = Choice(a.seat, "destroy", targets, 1, 1)
             else:   # DECISION: none in play: one from a Righteous hand, at random
                 hand = self._hand_habituals()
-                self._destroy(hand[st.rng.randbelow(len(hand))], a.seat)
+                if hand:
+                    self._destroy(hand[st.rng.randbelow(len(hand))], a.seat)
+                else:   # rules 2: nothing to destroy anywhere: the reward does nothing, and says so
+                    self._emit("destroyed_nothing", a.seat)
 
     def _do_choose(self, seat: int, option: int) -> None:
         c = self.state.choice
@@ -474,7 +490,7 @@ class DuelRules(FlowRules):
             return "again"
         if d.evil_window:
             return "wait"
-        if not d.quiet and st.step in ("after_lay", "main") and st.choice is None:
+        if not d.quiet and st.choice is None and (st.step in ("after_lay", "main") or self._before_laying()):
             d.quiet = True
             window = self._evil_window_order(after=None)
             if self.turn_seat in window:
@@ -483,6 +499,15 @@ class DuelRules(FlowRules):
                 d.evil_window = window
                 return "wait"
         return None
+
+    def _before_laying(self) -> bool:
+        """Z-5, D-INT-1 (rules 2): a Righteous seat's Draw phase is over and it has not begun laying
+        its Cost Zone: Evil may interrupt now ("before or after, never during")."""
+        st = self.state
+        if self.rules < 2 or st.step != "lay":
+            return False
+        sd = st.seats[self.turn_seat]
+        return sd.side == "righteous" and sd.laid == 0
 
     def _answer_order(self, t: Threat) -> list[int]:
         order = [t.target]
@@ -518,7 +543,11 @@ class DuelRules(FlowRules):
     def _on_temptation_failed(self, item: StackItem) -> None:
         d = self.duel
         target = item.threat if item.threat is not None else self.turn_seat
-        d.voided[target] = True   # D-MB-2: the streak is void for the rest of the turn
+        if self.rules >= 2:   # D-MB-2: any failed Temptation voids every Righteous seat's streak that turn
+            for i in self.righteous_seats():
+                d.voided[i] = True
+        else:                 # rules 1 read it per seat
+            d.voided[target] = True
         self._count("temptations_failed")
         self._after_failed(item)
         d.failed_temptations += 1
@@ -604,21 +633,22 @@ class DuelRules(FlowRules):
             self._finish("righteous" if r > e else "evil", f"turn cap {cap} reached: decided by the stalemate score")
 
     def evil_limit(self) -> int:
-        return EVIL_HABITUALS_PER_SEAT * len(self.evil_seats())
+        return EVIL_HABITUALS_PER_SEAT * self.lineup.count("E")
 
     def _righteous_clean(self) -> bool:
         return self._all_l3() and self.evil_habituals_in_play() == 0
 
     def _check_clocks(self) -> None:
         st = self.state
-        d = self.duel
-        if self._righteous_clean():
+        d = st.duel
+        held = self.evil_habituals_in_play()
+        if held == 0 and self._all_l3():
             if d.r_clock is None:
                 d.r_clock = (self.turn_seat, st.turn_no)   # D-W-R: the clean round is armed
                 self._emit("clean_round", self.turn_seat, data={"armed": True})
         elif d.r_clock is not None:
             d.r_clock = None
-        if self.evil_habituals_in_play() >= self.evil_limit():
+        if held >= self.evil_limit():
             if d.e_clock is None:
                 d.e_clock = st.turn_no   # D-W-E: the Righteous side gets one full round
                 d.e_righteous_turns = 0

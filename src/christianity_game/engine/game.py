@@ -34,6 +34,8 @@ from .modes import mode_by_name
 from .position import build_from_position, to_position
 from .record import RecordError, check_record, make_record, pinned_cards, record_cards
 from .settings import Settings
+from .determinize import determinize
+from .rng import Rng, game_rng
 from .state import Seat, State
 from .view import make_view
 
@@ -103,6 +105,7 @@ class Game(FlowRules):
         game.owner = []
         game.log = []
         game.state = State(seed)
+        game.state.rng = game_rng(seed, rules)   # G-6; from rules 2 a generator no player can invert
         game._order = game.mode.turn_order(lineup)
         game.state.seats = [Seat("righteous" if ch == "R" else "evil") for ch in lineup]
         return game
@@ -366,6 +369,11 @@ class Game(FlowRules):
         settings) gives a game with the same views and legal actions. Holds hidden information
         (hands, deck order, the generator's state): an engine and test tool, not for clients."""
         return to_position(self)
+
+    def determinize(self, seat: int, rng: Rng) -> "Game":
+        """A copy re-dealt consistently with ``seat``'s view: every card it cannot see dealt again at
+        random among the places it cannot see (engine/determinize.py). What search bots play."""
+        return determinize(self, seat, rng)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (None: a spectator). Never another seat's hidden cards."""

@@ -78,7 +78,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from ..cards.loader import CardSet, starter_set
 from ..cards.model import CONDITION_TESTS, EFFECT_OPS, CardDef, Condition, Effect
-from .rng import Rng
+from .rng import game_rng_from_state
 from .settings import Settings
 from .state import PHASE_OF_STEP, Choice, Ctx, Offer, StackItem, Threat
 
@@ -525,7 +525,8 @@ def build_from_position(cls: type["Game"], position: dict[str, Any], mode: str, 
     if "rng" in position:   # the generator as play resumes (after any deck_from shuffles)
         value = position["rng"]
         try:
-            st.rng = Rng(int(value, 0) if isinstance(value, str) else _int(value, "rng", 0))
+            st.rng = game_rng_from_state(int(value, 0) if isinstance(value, str) else _int(value, "rng", 0),
+                                         game.rules)
         except ValueError:
             raise PositionError(f"rng: must be a whole number or a '0x...' string, not {value!r}") from None
     game._advance()
@@ -628,7 +629,8 @@ def _build_duel(game: "Game", raw: Any, flags: _Flags, ref: Any) -> None:
         d.e_righteous_turns = _int(c.get("righteous_turns_since", 0), "duel evil_clock righteous_turns_since", 0)
     d.replace_spent = set(flags.replace_spent)
     d.finale = dict(flags.finale)
-    d.seat_level_rewarded = per_seat("levels_rewarded", [sd.maturity for sd in st.seats])
+    # A-3, S-8: from rules 2 a seat's starting Maturity counts as already rewarded (as in co-op)
+    d.seat_level_rewarded = per_seat("levels_rewarded", [sd.maturity if game.rules >= 2 else 0 for sd in st.seats])
     counts = spec.get("counts", {})
     if not isinstance(counts, dict):
         raise PositionError(f"duel counts: must be a table, not {counts!r}")

@@ -1,11 +1,20 @@
-"""The game's own seeded random generator (G-6, DESIGN "Determinism").
+"""The game's own seeded random generators (G-6, DESIGN "Determinism").
 
-A splitmix64 generator whose whole state is one integer: it lives in the game state, is cloned
-by copying an int, and never touches module-level ``random``.
+Two generators share one interface (``next64``, ``randbelow``, ``shuffle``, ``copy`` and a
+``state`` that is one integer, so it lives in the game state and is cloned by copying an int);
+neither touches module-level ``random``:
+
+* :class:`Rng`, splitmix64: fast, for bots, search and simulations, and the game generator of
+  rules version 1 (records played under it replay with it).
+* :class:`SecureRng`, BLAKE2b in counter mode keyed by the seed: the game generator from rules
+  version 2. What a player sees of its output (shuffles, random discards) does not let them work
+  out its state or seed in any practical time, unlike splitmix64, whose outputs give its state
+  away; with a 128-bit seed (the server draws one from ``secrets``) there is nothing to guess.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import MutableSequence, TypeVar
 
 T = TypeVar("T")
@@ -13,7 +22,7 @@ _MASK = (1 << 64) - 1
 
 
 class Rng:
-    """Seeded splitmix64: ``randbelow``, ``shuffle``, ``sample_indices``."""
+    """Seeded splitmix64: ``randbelow``, ``shuffle``, ``copy``."""
 
     __slots__ = ("state",)
 
@@ -42,3 +51,67 @@ class Rng:
 
     def copy(self) -> "Rng":
         return Rng(self.state)
+
+
+_KEY_BITS = 256
+_WORDS_PER_BLOCK = 8   # one BLAKE2b-512 digest gives eight 64-bit words
+
+
+class SecureRng(Rng):
+    """BLAKE2b-512 keyed by a 256-bit key derived from the seed, in counter mode.
+
+    ``state`` packs the key and the number of 64-bit words used so far: ``key << 64 | used``.
+    Word ``k`` is word ``k % 8`` of ``BLAKE2b(key, block k // 8)``; the current block's digest is a
+    cache, never part of the state.
+    """
+
+    __slots__ = ("_key", "_block_no", "_block")
+
+    def __init__(self, seed: int) -> None:
+        key = hashlib.blake2b(f"christianity-game seed {seed}".encode(), digest_size=_KEY_BITS // 8).digest()
+        self._set(int.from_bytes(key, "big") << 64)
+
+    @classmethod
+    def from_state(cls, state: int) -> "SecureRng":
+        """The generator whose ``state`` is given (a copy, or a position's saved generator)."""
+        rng = cls.__new__(cls)
+        rng._set(state)
+        return rng
+
+    def _set(self, state: int) -> None:
+        if not 0 <= state < 1 << (_KEY_BITS + 64):
+            raise ValueError("a SecureRng state is a 320-bit whole number")
+        self.state = state
+        self._key = (state >> 64).to_bytes(_KEY_BITS // 8, "big")
+        self._block_no = -1
+        self._block = b""
+
+    def __repr__(self) -> str:
+        return "<SecureRng>"
+
+    def next64(self) -> int:
+        used = self.state & _MASK
+        block_no, word = divmod(used, _WORDS_PER_BLOCK)
+        if block_no != self._block_no:
+            self._block = hashlib.blake2b(block_no.to_bytes(8, "big"), key=self._key).digest()
+            self._block_no = block_no
+        self.state += 1
+        return int.from_bytes(self._block[word * 8:word * 8 + 8], "big")
+
+    def copy(self) -> "SecureRng":
+        rng = SecureRng.__new__(SecureRng)
+        rng.state = self.state
+        rng._key = self._key
+        rng._block_no = self._block_no
+        rng._block = self._block
+        return rng
+
+
+def game_rng(seed: int, rules: int) -> Rng:
+    """The game generator a rules version plays with, from the game's seed."""
+    return Rng(seed) if rules < 2 else SecureRng(seed)
+
+
+def game_rng_from_state(state: int, rules: int) -> Rng:
+    """The game generator of a rules version in a saved ``state`` (positions)."""
+    return Rng(state) if rules < 2 else SecureRng.from_state(state)

@@ -77,6 +77,7 @@ export const EVENT_TEXT = {
   reward_taken: (e, who, card, seat) => `${who} took the reward: ${REWARDS[e.reward] || String(e.reward).replace(/_/g, " ")}${e.to_seat !== undefined && e.to_seat !== null && e.to_seat !== e.seat ? ` for ${seat(e.to_seat)}` : ""}.`,
   boost_earned: (e, who) => `${who} earned a micro-boost for the Righteous side.`,
   destroyed: (e, who, card, seat) => `${who} destroyed ${card || "a Righteous Habitual"}${e.from_seat !== undefined && e.from_seat !== null ? ` of ${seat(e.from_seat)}` : ""}.`,
+  destroyed_nothing: (e, who) => `${who} chose to destroy a Righteous Habitual, but there was none in play or in any hand: the reward did nothing.`,
   replaced: (e, who) => `The top card of ${who}'s deck replaced a spent face-up card in their Cost Zone.`,
   clean_round: (e, who) => `The clean round started on ${who}'s turn: every Righteous player is at L3 with no Evil Habitual in play; hold it for a full round to win.`,
   evil_hold: () => "Evil reached its Habitual count: if it still holds when the Righteous side's next turns are over, Evil wins.",
