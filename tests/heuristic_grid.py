@@ -1,7 +1,7 @@
 """A small fixed grid of heuristic-bot games of every mode, and what they came to.
 
-``tests/fixtures/heuristic-grid.json`` was written before bots read :class:`SeatView` objects
-instead of ``Game.view`` dicts (issue 9, "views that cost little"): for each cell the
+``tests/fixtures/heuristic-grid.json`` was written (rules version 2, commit 0280681) before bots read
+:class:`SeatView` objects instead of ``Game.view`` dicts (issue 9, "views that cost little"): for each cell the
 ``SimResult`` JSON of :func:`christianity_game.sim.simulate.simulate` and a digest of every game's
 action list. ``test_seatview.py`` plays the same grid and compares, so the bots must choose exactly
 the same actions as before. Regenerate only for a deliberate change of the rules or the bots::
