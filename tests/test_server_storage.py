@@ -165,3 +165,54 @@ def test_rows_found_damaged_while_serving_mark_only_that_game_unavailable(tmp_pa
         assert (r.status_code, r.json()["code"]) == (503, "game_unavailable")
         with ws(app, good["game_id"]) as a:
             assert a.hello(good["seats"][0]["token"])["type"] == "welcome"
+
+
+def test_kill_9_then_a_deleted_wal_is_noticed_by_the_real_server(tmp_path: Path) -> None:
+    """The issue's case on the real server: kill -9, delete the WAL, restart: the start is loud and
+    a client that saw the lost states is refused with state_lost instead of being welcomed."""
+    import asyncio
+    import json as _json
+
+    import httpx
+    from test_server_crash import Server, free_port
+    from websockets.asyncio.client import connect
+
+    async def scenario() -> None:
+        server = Server(tmp_path, free_port())
+        server.start()
+        try:
+            async with httpx.AsyncClient(timeout=10) as http:
+                await server.ready(http)
+                game = (await http.post(server.url + "/api/games", json={"mode": "solo", "lineup": "R",
+                                                                          "seed": SEED})).json()
+                token = game["seats"][0]["token"]
+                async with connect(game["ws"]) as ws_:
+                    await ws_.send(_json.dumps({"type": "hello", "token": token}))
+                    view = _json.loads(await ws_.recv())["view"]
+                    for _ in range(12):
+                        if not view["pending"] or view["result"] is not None:
+                            break
+                        passes = [p for p in view["pending"] if p["type"] == "Pass"]
+                        await ws_.send(_json.dumps({"type": "action", "token": token, "state_id": view["state_id"],
+                                                    "action": (passes or view["pending"])[0]}))
+                        msg = _json.loads(await ws_.recv())
+                        assert msg["type"] == "update" and msg["ack"], msg
+                        view = msg["view"]
+                seen = view["state_id"]
+                assert seen >= 4
+                server.kill9()
+                for suffix in ("-wal", "-shm"):
+                    (tmp_path / (DB_NAME + suffix)).unlink(missing_ok=True)
+                server.start()
+                await server.ready(http)
+                health = (await http.get(server.url + "/healthz")).json()
+                assert any("missing after an unclean stop" in p for p in health["storage_problems"]), health
+                async with connect(game["ws"]) as ws_:
+                    await ws_.send(_json.dumps({"type": "hello", "token": token, "state_id": seen}))
+                    err = _json.loads(await ws_.recv())
+                    assert (err["type"], err["code"]) == ("error", "state_lost") and err["state_id"] < seen
+            assert "STORAGE:" in server.tail()
+        finally:
+            server.stop()
+
+    asyncio.run(asyncio.wait_for(scenario(), 120))

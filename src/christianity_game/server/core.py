@@ -679,6 +679,7 @@ class GameServer:
             evicted += 1
             if room.game.result is None:
                 self.store.set_flags(room.game_id, parked=True, touched=room.last_active)
+        self.store.checkpoint()   # what a lost WAL could take is at most one sweep's actions
         loaded = set(self.rooms)
         for gid in self.store.abandoned(now - lim.abandon_s):
             if gid in loaded:

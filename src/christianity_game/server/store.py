@@ -189,6 +189,13 @@ class Store:
                 out[gid] = f"game {gid}: its stored rows are damaged ({exc})"
         return out
 
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file (PASSIVE: never waits on readers)."""
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.DatabaseError as exc:
+            log.warning("checkpoint failed: %s", exc)
+
     def backup(self, target: str | Path) -> Path:
         """Copy the live database to ``target`` with SQLite's online backup API: a consistent copy
         while the server keeps writing (the copy has no write-ahead log to go with it)."""
@@ -241,6 +248,9 @@ class Store:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        # Copy the write-ahead log into the database file now (new games are rare and rate-limited):
+        # a lost WAL then never loses a whole game, only its latest actions, which clients notice.
+        self.checkpoint()
 
     def append_action(self, game_id: str, n: int, action: dict[str, Any]) -> None:
         """Append action ``n`` (0-based) of a game; committed when this returns."""
