@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from typing import Any
+from typing import Any, Mapping
 
 from ..cards.loader import CardSet
 from ..engine.actions import Action, Choose, LayCostZone, PlayCard
@@ -174,7 +174,7 @@ class SearchBot(Bot):
         budget = f"{self.iterations}it" if self.iterations is not None else f"{self.time_ms:g}ms"
         return f"<SearchBot {budget}>"
 
-    def choose(self, view: dict[str, Any], actions: list[Action]) -> Action:
+    def choose(self, view: Mapping[str, Any], actions: list[Action]) -> Action:
         """Without the game there is nothing to search: fall back to the heuristic's choice."""
         return self.policy.choose(view, actions)
 
@@ -199,7 +199,7 @@ class SearchBot(Bot):
         self.last_iterations = done
         best = max((k for k in root.children if k in root_groups),
                    key=lambda k: (root.children[k].visits, root.children[k].value), default=None)
-        return root_groups[best] if best is not None else self.policy.choose(game.view(seat), actions)
+        return root_groups[best] if best is not None else self.policy.choose(game.seat_view(seat), actions)
 
     # ------------------------------------------------------------------ one iteration
     def _ordered(self, node: _Node, world: Game, seat: int, groups: dict[tuple[Any, ...], Action],
@@ -207,7 +207,7 @@ class SearchBot(Bot):
         """The node's groups by prior: the heuristic's pick first, then the legal list's order.
         Groups first seen in a later world are appended."""
         if node.order is None:
-            pick = self.policy.choose(world.view(seat), actions)
+            pick = self.policy.choose(world.seat_view(seat), actions)
             first = action_key(world, pick)
             node.order = [first] + [k for k in groups if k != first]
         else:
@@ -271,7 +271,7 @@ class SearchBot(Bot):
             if len(actions) == 1:
                 world.apply_unchecked(actions[0])
                 continue
-            world.apply_unchecked(policy.choose(world.view(seat), actions))
+            world.apply_unchecked(policy.choose(world.seat_view(seat), actions))
             decisions += 1
         return evaluate(world)
 
