@@ -22,7 +22,7 @@ from christianity_game.server.core import Limits  # noqa: E402
 from christianity_game.server.protocol import parse_server_message  # noqa: E402
 
 ROOMY = Limits(rate=10_000, burst=10_000, create_rate=10_000, create_burst=10_000, games_per_address=10_000,
-               bot_games_per_address=1_000, bot_games_total=1_000)
+               bot_games_per_address=1_000, bot_games_total=1_000, http_rate=10_000, http_burst=10_000)
 
 
 @contextmanager

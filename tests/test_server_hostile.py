@@ -391,3 +391,15 @@ def test_manual_adjust_setting_must_be_known(tmp_path: Path, bad: str) -> None:
     with running(tmp_path) as app:
         r = app.post(f"/api/games?manualAdjust={bad}", json={"mode": "coop", "lineup": "RR"})
         assert r.status_code == 400 and r.json()["code"] == "bad_settings"
+
+
+def test_http_requests_are_rate_limited_per_address(tmp_path: Path) -> None:
+    lim = dataclasses.replace(ROOMY, http_rate=1.0, http_burst=5)
+    with running(tmp_path, limits=lim) as app:
+        codes = [app.get("/api/games").status_code for _ in range(8)]
+        assert codes[:5] == [200] * 5 and codes[-1] == 429
+        r = app.get("/healthz")
+        assert r.status_code == 429 and r.json()["code"] == "too_many_requests"
+        assert r.headers["retry-after"] == "1" and "script-src 'self'" in r.headers["content-security-policy"]
+        time.sleep(1.1)
+        assert app.get("/api/games").status_code == 200

@@ -64,6 +64,15 @@ class SecurityHeaders:
                 message["headers"] = list(message.get("headers", [])) + [(k, v) for k, v in extra if k not in have]
             await send(message)
 
+        server = getattr(getattr(scope.get("app"), "state", None), "server", None)
+        client = scope.get("client")
+        if server is not None and not server.allow_http(client[0] if client else ""):
+            lim = server.limits
+            resp = JSONResponse({"code": "too_many_requests", "message": f"at most {lim.http_rate:g} requests a "
+                                 f"second from one address (bursts of {lim.http_burst}); try again shortly"},
+                                status_code=429, headers={"Retry-After": "1"})
+            await resp(scope, receive, send_with_headers)
+            return
         target = len(scope.get("raw_path") or path.encode()) + len(scope.get("query_string") or b"")
         if target > MAX_TARGET:
             resp = JSONResponse({"code": "uri_too_long", "message": f"the address is longer than {MAX_TARGET} bytes"},

@@ -66,6 +66,7 @@ class Limits:
     Memory: a game without connections or a bot to move leaves memory after ``idle_evict_s``; one
     with a person's seat untouched for ``abandon_s`` is archived (not listed or loaded at start;
     its links still work). ``sweep_s``: how often that is looked at.
+    HTTP: ``http_rate``/``http_burst``, requests a second per client address (pages, lobby, API).
     """
 
     max_message_bytes: int = 16 * 1024
@@ -88,6 +89,8 @@ class Limits:
     idle_evict_s: float = 600.0
     abandon_s: float = 14 * 86400.0
     sweep_s: float = 30.0
+    http_rate: float = 50.0
+    http_burst: int = 200
 
     def public(self) -> dict[str, Any]:
         return {"max_message_bytes": self.max_message_bytes, "rate_per_s": self.rate, "burst": self.burst,
@@ -466,6 +469,7 @@ class GameServer:
         self.conns_total = 0
         self.conns_by_addr: collections.Counter[str] = collections.Counter()
         self._create_buckets: dict[str, tuple[float, float]] = {}
+        self._http_buckets: dict[str, tuple[float, float]] = {}
         self.bots = BotScheduler(self, self.limits.bot_share)
         self._sweeper: asyncio.Task[None] | None = None
         # games stored under rules this engine no longer (or not yet) plays: kept, listed as such,
@@ -720,6 +724,21 @@ class GameServer:
         room.last_active = time.time()
 
     # ------------------------------------------------------------------ lobby
+    def allow_http(self, addr: str) -> bool:
+        """The per-address token bucket of HTTP requests: True if this request may be served."""
+        lim = self.limits
+        now = time.monotonic()
+        tokens, stamp = self._http_buckets.get(addr, (float(lim.http_burst), now))
+        tokens = min(float(lim.http_burst), tokens + (now - stamp) * lim.http_rate)
+        if len(self._http_buckets) > 10_000:   # forget addresses whose bucket is full again
+            self._http_buckets = {k: v for k, v in self._http_buckets.items()
+                                  if v[0] + (now - v[1]) * lim.http_rate < lim.http_burst}
+        if tokens < 1.0:
+            self._http_buckets[addr] = (tokens, now)
+            return False
+        self._http_buckets[addr] = (tokens - 1.0, now)
+        return True
+
     def owner_key(self, addr: str) -> str:
         """The creator's address as stored: a keyed hash (quotas without keeping addresses)."""
         return hmac.new(self._digest_key, b"owner:" + addr.encode("utf-8", "replace"), hashlib.sha256).hexdigest()[:20]
