@@ -27,16 +27,19 @@ class Bot:
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
 
-    def choose(self, view: dict[str, Any], actions: list[Action]) -> Action:
+    def choose(self, view: Mapping[str, Any], actions: list[Action]) -> Action:
+        """One of ``actions``, from the seat's view: ``Game.view``'s JSON dict, or the read-only
+        :class:`~christianity_game.engine.seatview.SeatView` with the same content."""
         raise NotImplementedError
 
     def decide(self, game: Game, seat: int, actions: list[Action]) -> Action:
         """The entry point for drivers that hold the game (play_out, the CLI, the lab, the server).
 
-        By default the bot sees only ``game.view(seat)``. A search bot overrides it and reads the
+        By default the bot sees only the seat's view, as ``game.seat_view(seat)`` (the content of
+        ``game.view(seat)`` without building the JSON). A search bot overrides it and reads the
         game only through ``determinize`` (worlds consistent with the seat's view).
         """
-        return self.choose(game.view(seat), actions)
+        return self.choose(game.seat_view(seat), actions)
 
 
 class RandomBot(Bot):
@@ -44,7 +47,14 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, view: dict[str, Any], actions: list[Action]) -> Action:
+    def choose(self, view: Mapping[str, Any], actions: list[Action]) -> Action:
+        return actions[self.rng.randbelow(len(actions))]
+
+    def decide(self, game: Game, seat: int, actions: list[Action]) -> Action:
+        """The same pick as ``choose``; no view is made, since it would not be read (a subclass
+        with its own ``choose`` gets its view as usual)."""
+        if type(self).choose is not RandomBot.choose:
+            return super().decide(game, seat, actions)
         return actions[self.rng.randbelow(len(actions))]
 
 

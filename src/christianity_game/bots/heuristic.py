@@ -8,13 +8,14 @@ Cost of seats whose turn it is not pays boosts and instants (it untaps before th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ..cards.model import CardDef
 from ..engine.actions import (
     Action, BuyAbility, Choose, ChooseAbility, ChooseReward, LayCostZone, Pass, PlayCard, Resist, TakeBoost,
     UseAbility,
 )
+from ..engine.seatview import SeatView
 from .base import Bot
 
 ABILITY_PRIORITY = ("deliverance", "benevolence", "speed", "cost_zone_power", "restoration", "vibrancy",
@@ -31,7 +32,10 @@ class HeuristicBot(Bot):
     def _def(self, card_id: str) -> CardDef:
         return self.cards.cards[card_id]
 
-    def _uid_ids(self, view: dict[str, Any]) -> dict[int, str]:
+    def _uid_ids(self, view: Mapping[str, Any]) -> Mapping[int, str]:
+        """uid -> card id of every card the view shows in the zones, threats, stack, field and choice."""
+        if isinstance(view, SeatView):
+            return view.card_ids()
         ids: dict[int, str] = {}
         for seat in view["seats"]:
             for zone in ("hand", "cost_zone", "in_play", "held", "discard"):
@@ -46,7 +50,7 @@ class HeuristicBot(Bot):
                 ids[c["uid"]] = c["id"]
         return ids
 
-    def _keep_value(self, card: CardDef, me: dict[str, Any]) -> float:
+    def _keep_value(self, card: CardDef, me: Mapping[str, Any]) -> float:
         value = float(KIND_KEEP.get(card.kind, 2))
         if card.kind == "maturity" and me["maturity"] >= 3:
             value = 2
@@ -57,18 +61,18 @@ class HeuristicBot(Bot):
                 value += 0.5 * e.count
         return value - 0.1 * card.cost
 
-    def _reserve(self, view: dict[str, Any], me: dict[str, Any], ids: dict[int, str]) -> int:
+    def _reserve(self, view: Mapping[str, Any], me: Mapping[str, Any], ids: Mapping[int, str]) -> int:
         """Cost to keep for playing the cheapest Maturity card in hand this turn."""
         if me["maturity"] >= 3 or view["turn_seat"] != view["viewer"]:
             return 0
         costs = [self._def(c["id"]).cost for c in me["hand"] if "id" in c and self._def(c["id"]).kind == "maturity"]
         return min(costs) if costs else 0
 
-    def _mate_pick(self, view: dict[str, Any], seats: list[int]) -> int:
+    def _mate_pick(self, view: Mapping[str, Any], seats: list[int]) -> int:
         return min(seats, key=lambda s: (view["seats"][s]["humility"], s))
 
     # ------------------------------------------------------------------ choose
-    def choose(self, view: dict[str, Any], actions: list[Action]) -> Action:
+    def choose(self, view: Mapping[str, Any], actions: list[Action]) -> Action:
         if len(actions) == 1:
             return actions[0]
         ids = self._uid_ids(view)
@@ -113,7 +117,7 @@ class HeuristicBot(Bot):
                 return by_name[name]
         return actions[0]
 
-    def _choice(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+    def _choice(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         choice = view.get("choice") or {}
         purpose = choice.get("purpose")
         options = [a for a in actions if isinstance(a, Choose)]
@@ -136,7 +140,7 @@ class HeuristicBot(Bot):
         options.sort(key=lambda a: (a.option not in tapped, a.option))
         return options[0]
 
-    def _lay(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+    def _lay(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         lays = [a for a in actions if isinstance(a, LayCostZone)]
         cz = len(me["cost_zone"])
         hand_defs = {a.card: self._def(ids[a.card]) for a in lays}
@@ -152,7 +156,7 @@ class HeuristicBot(Bot):
             return best
         return self._pass(actions)
 
-    def _after_lay(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+    def _after_lay(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         buys = {a.ability: a for a in actions if isinstance(a, BuyAbility)}
         for name in ABILITY_PRIORITY[:5]:
             a = buys.get(name)
@@ -160,7 +164,7 @@ class HeuristicBot(Bot):
                 return a
         return self._pass(actions)
 
-    def _resistance(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+    def _resistance(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         seat = view["viewer"]
         threats = {t["uid"]: t for t in view["threats"]}
         reserve = self._reserve(view, me, ids)
@@ -196,7 +200,7 @@ class HeuristicBot(Bot):
                         return a
         return self._pass(actions)
 
-    def _main(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+    def _main(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         plays = [a for a in actions if isinstance(a, PlayCard)]
         untapped = me["untapped"]
         if me["maturity"] < 3:
@@ -225,7 +229,7 @@ class HeuristicBot(Bot):
                     return self._with_mate(view, best, plays)
         return self._pass(actions)
 
-    def _with_mate(self, view: dict[str, Any], chosen: PlayCard, plays: list[PlayCard]) -> Action:
+    def _with_mate(self, view: Mapping[str, Any], chosen: PlayCard, plays: list[PlayCard]) -> Action:
         variants = [a for a in plays if a.card == chosen.card and a.threat == chosen.threat]
         if len(variants) > 1:
             best_mate = self._mate_pick(view, [a.to_seat for a in variants if a.to_seat is not None])
@@ -234,7 +238,7 @@ class HeuristicBot(Bot):
                     return a
         return chosen
 
-    def _boost(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+    def _boost(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         boosts = [a for a in actions if isinstance(a, TakeBoost)]
         turn_seat = view["turn_seat"]
         reserve = self._reserve(view, me, ids)
@@ -258,14 +262,14 @@ class HeuristicBot(Bot):
             return stack_card
         return self._pass(actions)
 
-    def _respond(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+    def _respond(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         plays = [a for a in actions if isinstance(a, PlayCard)]
         if plays and (view["turn_seat"] != view["viewer"] or me["untapped"] - self._reserve(view, me, ids) >= 2):
             return self._with_mate(view, plays[0], plays)
         return self._pass(actions)
 
     # ------------------------------------------------------------------ duel
-    def _reward(self, view: dict[str, Any], actions: list[ChooseReward], me: dict[str, Any]) -> Action:
+    def _reward(self, view: Mapping[str, Any], actions: list[ChooseReward], me: Mapping[str, Any]) -> Action:
         by = {(a.reward, a.to_seat): a for a in actions}
         seat = view["viewer"]
         if me["side"] == "righteous":   # D-MB-3: draw for a thin hand, else Humility toward a level
@@ -285,7 +289,7 @@ class HeuristicBot(Bot):
             return by.get(("draw", None), actions[0])
         return by.get(("flip", None), actions[0])
 
-    def _evil(self, view: dict[str, Any], actions: list[Action], ids: dict[int, str], me: dict[str, Any]) -> Action:
+    def _evil(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         """Evil: make threats stick. Aim where the target cannot pay, chain toward a free finale,
         land Habituals (dominance, pairs, the 7-Habitual win), and keep cards rather than waste them."""
         lays = [a for a in actions if isinstance(a, LayCostZone)]
