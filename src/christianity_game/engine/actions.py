@@ -196,12 +196,46 @@ class AdjustBadge(Action):
         return f"<AdjustBadge seat={self.seat} {self.badge}={self.value}>"
 
 
-TEXT_FIELDS = frozenset({"ability", "badge", "reward"})
+@dataclass(frozen=True, slots=True)
+class Undo(Action):
+    """Take back this seat's last action (engine/table.py says when). Never in legal_actions."""
+
+    type_name: ClassVar[str] = "Undo"
+
+    def __repr__(self) -> str:
+        return f"<Undo seat={self.seat}>"
+
+
+@dataclass(frozen=True, slots=True)
+class OfferEnd(Action):
+    """Duel: offer to end the game now on the stalemate score (D-SCORE). Never in legal_actions."""
+
+    type_name: ClassVar[str] = "OfferEnd"
+
+    def __repr__(self) -> str:
+        return f"<OfferEnd seat={self.seat}>"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerEnd(Action):
+    """Duel: the other side's answer to an offer to end: ``answer`` is "accept" or "decline"."""
+
+    answer: str
+    type_name: ClassVar[str] = "AnswerEnd"
+
+    def __repr__(self) -> str:
+        return f"<AnswerEnd seat={self.seat} {self.answer}>"
+
+
+#: actions about the table rather than the rules: never in legal_actions, checked by engine/table.py
+TABLE_ACTIONS: tuple[type[Action], ...] = (AdjustBadge, Undo, OfferEnd, AnswerEnd)
+
+TEXT_FIELDS = frozenset({"ability", "badge", "reward", "answer"})
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type_name: cls
     for cls in (Pass, LayCostZone, PlayCard, Resist, TakeBoost, UseAbility, BuyAbility, ChooseAbility, Choose,
-                ChooseReward, AdjustBadge)
+                ChooseReward, AdjustBadge, Undo, OfferEnd, AnswerEnd)
 }
 
 
@@ -227,7 +261,7 @@ def action_from_json(data: Any) -> Action:
                 raise IllegalAction("malformed", f"{kind} needs field {name!r}")
             continue
         value = kwargs[name]
-        want_str = name in ("ability", "badge", "reward")
+        want_str = name in TEXT_FIELDS
         if want_str:
             if not isinstance(value, str):
                 raise IllegalAction("malformed", f"{kind}.{name} must be a string")

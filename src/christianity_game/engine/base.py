@@ -40,6 +40,10 @@ HIGH_TIER = frozenset({"deliverance", "restoration", "benevolence", "foresight"}
 ABILITY_PRICE = {a: (11 if a in HIGH_TIER else 7) for a in ABILITIES}
 ONCE_PER_LEVEL = ("restoration", "deliverance")   # A-4
 MAX_HUMILITY = 10   # S-7
+#: event kinds that show someone a card that was hidden: an action followed by one cannot be undone
+REVEALING = frozenset({"drew", "revealed", "flipped", "found", "searched", "reshuffled", "restored",
+                       "cost_zone_added", "cost_zone_power", "replaced", "threat_played", "evil_deck_refilled",
+                       "destroyed"})
 MAX_MATURITY = 3    # S-1
 
 
@@ -60,7 +64,8 @@ class GameBase:
 
     __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log",
                  "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position", "rules",
-                 "_pinned", "_keep_log", "event_counts", "_history", "action_count")
+                 "_pinned", "_keep_log", "event_counts", "_history", "action_count", "_moves", "reveals",
+                 "end_offer")
 
     mode: "Mode"
     lineup: str
@@ -91,6 +96,13 @@ class GameBase:
         self._history: tuple[Any, Any] | None = None
         #: the number of actions applied so far
         self.action_count = 0
+        # the actions in effect (undone ones taken out), newest first, as shared cells
+        # (action, older, turn_no, generator state before, reveals before): what undo reads
+        self._moves: tuple[Any, ...] | None = None
+        #: events so far that showed someone a card that was hidden (draws, reveals, flips...)
+        self.reveals = 0
+        #: duel: the side that offered to end on the stalemate score, while the offer stands
+        self.end_offer: str | None = None
 
     @property
     def actions(self) -> list["Action"]:
@@ -106,13 +118,19 @@ class GameBase:
     @actions.setter
     def actions(self, actions: list["Action"]) -> None:
         self._history = None
+        self._moves = None
         self.action_count = 0
         for a in actions:
             self._record_action(a)
 
-    def _record_action(self, action: "Action") -> None:
+    def _record_action(self, action: "Action", in_effect: bool = True) -> None:
+        """Add an action to the record; ``in_effect``: also to the moves an undo may take back
+        (not for an undo itself)."""
         self._history = (action, self._history)
         self.action_count += 1
+        if in_effect:
+            st = self.state
+            self._moves = (action, self._moves, st.turn_no, st.rng.state, self.reveals)
 
     @property
     def round(self) -> int:
@@ -181,6 +199,8 @@ class GameBase:
         """Record that something happened (an :class:`Event`); without a log only its kind is counted."""
         counts = self.event_counts
         counts[kind] = counts.get(kind, 0) + 1
+        if kind in REVEALING:
+            self.reveals += 1
         if self._keep_log:
             self._events.append(Event(self.state.state_id, kind, seat,
                                       self.defs[uid].id if uid is not None and uid >= 0 else None, uid, private_to, data))

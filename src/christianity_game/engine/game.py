@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 from ..cards.loader import CardSet, load_texts, starter_set
 from . import versions
-from .actions import Action, AdjustBadge, IllegalAction, action_from_json
+from .actions import TABLE_ACTIONS, Action, IllegalAction, action_from_json
 from .base import (
     ABILITIES,
     ABILITY_PRICE,
@@ -29,7 +29,7 @@ from .base import (
 )
 from .duel import DuelRules
 from .events import Event
-from .flow import FlowRules
+from .table import TableRules
 from .modes import mode_by_name
 from .position import build_from_position, to_position
 from .record import RecordError, check_record, make_record, pinned_cards, record_cards
@@ -46,7 +46,7 @@ DEFAULT_RIGHTEOUS_DECKS = ("shepherd", "watchman", "servant")
 DEFAULT_EVIL_DECK = "evil"
 
 
-class Game(FlowRules):
+class Game(TableRules):
     """One game of the Christianity Strategy Card Game. See DESIGN.md for the contract."""
 
     __slots__ = ()
@@ -208,8 +208,8 @@ class Game(FlowRules):
             if not isinstance(action, Action):
                 raise IllegalAction("malformed", f"not an action: {action!r}")
             action.check_types()
-            if isinstance(action, AdjustBadge):
-                return self._apply_manual(action)
+            if isinstance(action, TABLE_ACTIONS):
+                return self._apply_table(action)
             self._check(action)
         self._events = []
         st.state_id += 1
@@ -224,8 +224,8 @@ class Game(FlowRules):
 
     def apply_unchecked(self, action: Action) -> None:
         """The fast path for bots and replays: no legality check (the action must be legal)."""
-        if isinstance(action, AdjustBadge):
-            self._apply_manual(action)
+        if isinstance(action, TABLE_ACTIONS):
+            self._apply_table(action)
             return
         self._events = []
         self.state.state_id += 1
@@ -251,41 +251,6 @@ class Game(FlowRules):
             return
         raise IllegalAction(*self._why_illegal(action))
 
-    def manual_actions(self, seat: int) -> list[Action]:
-        """S-8: the badge adjustments a Righteous seat may make by hand (never in legal_actions)."""
-        if self.state.result is not None or self.state.seats[seat].side != "righteous":
-            return []
-        out: list[Action] = [AdjustBadge(seat, "humility", v) for v in range(MAX_HUMILITY + 1)]
-        out.extend(AdjustBadge(seat, "maturity", v) for v in range(MAX_MATURITY + 1))
-        return out
-
-    def _apply_manual(self, a: AdjustBadge) -> list[Event]:
-        st = self.state
-        if st.result is not None:
-            raise IllegalAction("game_over", "the game is over")
-        if not isinstance(a.seat, int) or not 0 <= a.seat < len(st.seats) or st.seats[a.seat].side != "righteous":
-            raise IllegalAction("no_such_seat", f"seat {a.seat!r} has no badges to adjust")
-        limit = {"humility": MAX_HUMILITY, "maturity": MAX_MATURITY}.get(a.badge)
-        if limit is None:
-            raise IllegalAction("unknown_badge", f"badge must be humility or maturity, not {a.badge!r}")
-        if not isinstance(a.value, int) or not 0 <= a.value <= limit:
-            raise IllegalAction("out_of_range", f"{a.badge} must be between 0 and {limit}")
-        self._events = []
-        st.state_id += 1
-        self._record_action(a)
-        sd = st.seats[a.seat]
-        old = getattr(sd, a.badge)
-        setattr(sd, a.badge, a.value)
-        self._emit("manual", a.seat, data={"badge": a.badge, "from": old, "to": a.value})
-        if a.badge == "maturity" and a.value > old:
-            self._after_level(a.seat)   # S-8: levels_rewarded makes a level reward only once
-        self._advance()
-        events = self._events
-        if self._keep_log:
-            self.log.extend(events)
-            self._events = []
-        return events
-
     def clone(self) -> "Game":
         """A fast independent copy (shares the immutable card table)."""
         cls = type(self)
@@ -302,6 +267,9 @@ class Game(FlowRules):
         g._order = self._order
         g.state = self.state.clone()
         g._history = self._history   # shared, never changed in place
+        g._moves = self._moves
+        g.reveals = self.reveals
+        g.end_offer = self.end_offer
         g.action_count = self.action_count
         g._keep_log = self._keep_log
         g.event_counts = dict(self.event_counts)
@@ -312,6 +280,21 @@ class Game(FlowRules):
         g.rules = self.rules
         g._pinned = self._pinned
         return g
+
+    def _rebuilt(self, actions: list[Action]) -> "Game":
+        """This game started again (same seed, settings, cards and rules, no log) and played with
+        ``actions``: how an undo finds the state before the undone action."""
+        if self._position is not None:
+            again = type(self).from_position(self._position, mode=self.mode.name, lineup=self.lineup, seed=self.seed,
+                                             settings=self.settings, card_set=self.cards, rules=self.rules)
+        else:
+            again = type(self).new(mode=self.mode.name, lineup=self.lineup, seed=self.seed, settings=self.settings,
+                                   decks=[deck_id for deck_id, _ in self.deck_lists], card_set=self.cards,
+                                   rules=self.rules, log=False)
+        again._keep_log = False
+        for a in actions:
+            again.apply_unchecked(a)
+        return again
 
     def pinned_cards(self) -> dict[str, Any]:
         """The definitions of every card and deck this game uses, with their SHA-256 (for records)."""
