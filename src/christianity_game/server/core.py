@@ -35,7 +35,7 @@ from pydantic_core import to_json
 
 from ..bots import BOTS, is_bot_name, make_bot
 from ..bots.base import Bot
-from ..engine.actions import AdjustBadge, IllegalAction, action_from_json
+from ..engine.actions import TABLE_ACTIONS, AdjustBadge, AnswerEnd, IllegalAction, action_from_json
 from ..engine.events import Event
 from ..engine import versions
 from ..engine.game import Game
@@ -350,6 +350,18 @@ class AdjustReq:
     seat: int
     action: AdjustBadge
     answerers: list[int] = field(default_factory=list)
+
+
+def table_fields(game: Game, seat: int | None) -> dict[str, Any]:
+    """What a seat's messages carry beside its view for the table actions: ``undo`` (may this seat
+    undo now, else the engine's reason; null for a spectator) and ``end_offer`` (the side whose
+    offer to end a duel waits for an answer)."""
+    undo: dict[str, Any] | None = None
+    if seat is not None:
+        why = game.undo_refusal(seat)
+        undo = {"allowed": True, "reason": None, "message": None} if why is None else \
+            {"allowed": False, "reason": why[0], "message": why[1]}
+    return {"undo": undo, "end_offer": game.end_offer}
 
 
 def _sides(lineup: str) -> list[str]:
@@ -1084,7 +1096,8 @@ class GameServer:
         text = dumps({
             "type": "welcome", "game_id": room.game_id, "seat": conn.seat, "role": conn.role,
             "state_id": g.state_id, "since": since, "events": [e.for_seat(conn.seat) for e in events],
-            "view": g.view(conn.seat), "seats": room.seat_info(), "limits": self.limits.public(), "ref": ref,
+            "view": g.view(conn.seat), **table_fields(g, conn.seat), "seats": room.seat_info(),
+            "limits": self.limits.public(), "ref": ref,
         })
         conn.charge(len(text))
         conn.send(text)
@@ -1096,7 +1109,8 @@ class GameServer:
         since, events = room.events_since(state_id)
         text = dumps({
             "type": "sync", "game_id": room.game_id, "state_id": g.state_id, "since": since, "reason": reason,
-            "events": [e.for_seat(conn.seat) for e in events], "view": g.view(conn.seat), "ref": ref,
+            "events": [e.for_seat(conn.seat) for e in events], "view": g.view(conn.seat),
+            **table_fields(g, conn.seat), "ref": ref,
         })
         conn.charge(len(text))   # a resync is paid by its size
         conn.send(text)
@@ -1138,13 +1152,15 @@ class GameServer:
                        g.state_id)
             self._send_sync(conn, room, msg.state_id, "stale_state", ref)
             return
-        if not isinstance(action, AdjustBadge):
+        if not isinstance(action, TABLE_ACTIONS):
             deciders = [s for s, _ in g.pending]
             if conn.seat not in deciders:
                 waits = ", ".join(str(s) for s in deciders) or "nobody"
                 conn.error("not_your_turn", f"seat {conn.seat} may not act now; the game waits for seat {waits}",
                            ref, g.state_id)
                 return
+        elif not isinstance(action, AdjustBadge):
+            pass   # Undo, OfferEnd, AnswerEnd: the engine alone decides (its reason codes)
         elif room.manual_adjust == "off":
             conn.error("adjust_off", "manual Maturity/Humility adjustment is off at this table", ref, g.state_id)
             return
@@ -1182,6 +1198,8 @@ class GameServer:
                 for req in list(room.requests.values()):
                     self._resolve(room, req, "void", None, None, None)
             self.kick_bots(room)
+            if g.result is None and g.end_offer is not None:
+                self._bots_answer_end(room)
 
     def _reload(self, room: Room) -> None:
         self.rooms.pop(room.game_id, None)
@@ -1203,7 +1221,8 @@ class GameServer:
                 body = cache.get(seat)
                 if body is None:
                     ev = dumps([e.for_seat(seat) for e in events])
-                    body = f'"events":{ev},"view":{dumps(g.view(seat))}}}'
+                    table = dumps(table_fields(g, seat))[1:-1]   # "undo":...,"end_offer":...
+                    body = f'"events":{ev},"view":{dumps(g.view(seat))},{table}}}'
                     cache[seat] = body
                 if conn is actor:
                     try:
@@ -1319,6 +1338,35 @@ class GameServer:
             action = actions[0]
             events = g.apply(action)
         self._accepted(room, action.to_json(), events, seat, None, None)
+
+    def _bots_answer_end(self, room: Room) -> None:
+        """An offer to end a duel made to a side that only bots play: a bot of that side answers
+        (after ``bot_delay``), accepting when the stalemate score gives its side the win."""
+        g = room.game
+        offer = g.end_offer
+        sides = _sides(g.lineup)
+        other = [s.seat for s in room.seats if offer is not None and sides[s.seat] != offer]
+        if not other or any(room.seats[s].kind == "human" for s in other) or not any(s in room.bots for s in other):
+            return
+        seat = next(s for s in other if s in room.bots)
+
+        def answer() -> None:
+            if self.closing or self.rooms.get(room.game_id) is not room:
+                return
+            game = room.game
+            if game.result is not None or game.end_offer != offer:
+                return
+            r, e = game.score
+            wins = "righteous" if r > e else "evil"   # D-SCORE: a tie goes to Evil
+            action = AnswerEnd(seat, "accept" if wins == sides[seat] else "decline")
+            try:
+                events = game.apply(action)
+            except IllegalAction:
+                log.exception("bot %s of game %s could not answer an offer to end", seat, room.game_id)
+                return
+            self._accepted(room, action.to_json(), events, seat, None, None)
+
+        asyncio.get_running_loop().call_later(max(self.bot_delay, 0.0), answer)
 
     def _think_off_loop(self, room: Room, seat: int, actions: list[Any]) -> None:
         """A search bot thinks in a worker process (``bots.search.thinking_pool``), so the event

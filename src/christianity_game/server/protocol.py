@@ -238,6 +238,26 @@ class Limits(BaseModel):
                                                  "connection is closed with 1013.")
 
 
+class UndoState(BaseModel):
+    """Whether the connection's seat may send `Undo` now (the engine's `undo_refusal`): `allowed`,
+    else the refusal's `reason` code and `message` the server would answer an `Undo` with."""
+
+    model_config = ConfigDict(extra="forbid", title="UndoState")
+    allowed: bool
+    reason: Optional[str] = Field(None, description="Why not: nothing_to_undo, not_your_action, turn_over, "
+                                                    "hidden_revealed, cannot_undo or game_over.")
+    message: Optional[str] = Field(None, description="Why not, in words (seats numbered from 0).")
+
+
+def _undo_field() -> Any:
+    return Field(None, description="Players only (null for spectators): may this seat `Undo` now, and why not.")
+
+
+def _end_offer_field() -> Any:
+    return Field(None, description="Duels: the side whose offer to end the game on the stalemate score "
+                                   "waits for the other side's `AnswerEnd`; null when none does.")
+
+
 class Welcome(_Msg):
     """The reply to `hello`: who this connection is, the view, the events after the client's
     `state_id`, the seats and the limits."""
@@ -251,6 +271,8 @@ class Welcome(_Msg):
     since: Optional[int] = Field(description="Events are those after this state id (null: none sent).")
     events: list[EventOut]
     view: ViewOut
+    undo: Optional[UndoState] = _undo_field()
+    end_offer: Optional[Literal["righteous", "evil"]] = _end_offer_field()
     seats: list[SeatInfo]
     limits: Limits
     ref: Ref = None
@@ -269,6 +291,8 @@ class Update(_Msg):
     ref: Ref = None
     events: list[EventOut]
     view: ViewOut
+    undo: Optional[UndoState] = _undo_field()
+    end_offer: Optional[Literal["righteous", "evil"]] = _end_offer_field()
 
 
 class Sync(_Msg):
@@ -283,6 +307,8 @@ class Sync(_Msg):
     reason: Literal["requested", "stale_state"]
     events: list[EventOut]
     view: ViewOut
+    undo: Optional[UndoState] = _undo_field()
+    end_offer: Optional[Literal["righteous", "evil"]] = _end_offer_field()
     ref: Ref = None
 
 
