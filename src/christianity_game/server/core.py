@@ -482,6 +482,7 @@ class GameServer:
         self.conns_by_addr: collections.Counter[str] = collections.Counter()
         self._create_buckets: dict[str, tuple[float, float]] = {}
         self._http_buckets: dict[str, tuple[float, float]] = {}
+        self._checkpointing = False
         self.bots = BotScheduler(self, self.limits.bot_share)
         self._sweeper: asyncio.Task[None] | None = None
         # games stored under rules this engine no longer (or not yet) plays: kept, listed as such,
@@ -695,7 +696,7 @@ class GameServer:
             evicted += 1
             if room.game.result is None:
                 self.store.set_flags(room.game_id, parked=True, touched=room.last_active)
-        self.store.checkpoint()   # what a lost WAL could take is at most one sweep's actions
+        self.checkpoint_soon()   # what a lost WAL could take is at most one sweep's actions
         loaded = set(self.rooms)
         for gid in self.store.abandoned(now - lim.abandon_s):
             if gid in loaded:
@@ -772,12 +773,7 @@ class GameServer:
             raise LobbyError(503, "server_full", f"the server holds its maximum of {lim.games_total} unfinished "
                                                  "games; try again later")
         if bots_only:
-            if self.store.count_live(owner, bots_only=True) >= lim.bot_games_per_address:
-                raise LobbyError(429, "too_many_bot_games", f"at most {lim.bot_games_per_address} bots-only games "
-                                                            "running from one address")
-            if self.store.count_live(bots_only=True) >= lim.bot_games_total:
-                raise LobbyError(503, "too_many_bot_games", f"the server runs at most {lim.bot_games_total} "
-                                                            "bots-only games; try again later")
+            self._check_bot_quota(owner)
         if len(self._create_buckets) > 10_000:   # forget addresses whose bucket is full again
             full = [k for k, (t, s) in self._create_buckets.items()
                     if t + (now - s) * lim.create_rate >= lim.create_burst]
@@ -785,9 +781,34 @@ class GameServer:
                 del self._create_buckets[k]
         self._create_buckets[owner] = (tokens - 1.0, now)
 
+    def _check_bot_quota(self, owner: str) -> None:
+        """Refuse a new bots-only game over its creator's cap or the server's."""
+        lim = self.limits
+        if self.store.count_live(owner, bots_only=True) >= lim.bot_games_per_address:
+            raise LobbyError(429, "too_many_bot_games", f"at most {lim.bot_games_per_address} bots-only games "
+                                                        "running from one address")
+        if self.store.count_live(bots_only=True) >= lim.bot_games_total:
+            raise LobbyError(503, "too_many_bot_games", f"the server runs at most {lim.bot_games_total} "
+                                                        "bots-only games; try again later")
+
+    def checkpoint_soon(self) -> None:
+        """Copy the WAL into the database file on a worker thread (the loop never waits on its
+        fsync); at most one at a time."""
+        if self._checkpointing or self.closing:
+            return
+        self._checkpointing = True
+
+        def done(_: Any) -> None:
+            self._checkpointing = False
+        asyncio.get_running_loop().run_in_executor(None, self.store.checkpoint_elsewhere).add_done_callback(done)
+
     def create_game(self, req: P.CreateGame, extra_settings: dict[str, str], base_url: str,
                     addr: str = "") -> dict[str, Any]:
-        """Create a game for the client at ``addr`` (its quotas apply)."""
+        """Create a game for the client at ``addr`` (its quotas apply: checked first, so a refused
+        request costs no game)."""
+        owner = self.owner_key(addr)
+        guess = req.scenario is None and bool(req.lineup) and all(s in req.bots for s in range(len(req.lineup)))
+        self._check_quota(owner, bots_only=guess)
         extra_settings = dict(extra_settings)
         adjust = req.manualAdjust or extra_settings.pop("manualAdjust", None)
         if adjust is not None and adjust not in ("ask", "free", "off"):
@@ -825,7 +846,8 @@ class GameServer:
             raise LobbyError(400, "seed_not_allowed", "a chosen seed is for tests, bots-only games and scenarios: "
                                                       "whoever picks it knows every hidden card, so a duel between "
                                                       "people always gets a secret random seed")
-        self._check_quota(self.owner_key(addr), bots_only="human" not in kinds)
+        if "human" not in kinds and not guess:   # a scenario played by bots only
+            self._check_bot_quota(owner)
         head = game.to_record()
         head.pop("actions", None)
         game_id = secrets.token_urlsafe(6)
@@ -853,6 +875,7 @@ class GameServer:
         assert row is not None
         room = Room(game_id, game, row)
         self.rooms[game_id] = room
+        self.checkpoint_soon()   # a lost WAL then never takes a whole game, only its latest actions
         self.kick_bots(room)
         for link in links:
             if link["kind"] == "human":

@@ -20,6 +20,7 @@ import logging
 import os
 import secrets
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,6 +114,9 @@ class Store:
             raise StoreError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
         #: What the checks on open found (each a sentence; also logged as errors).
         self.problems: list[str] = []
+        self._ckpt_db: sqlite3.Connection | None = None
+        self._ckpt_lock = threading.Lock()
+        self._closed = False
         mark = self.data_dir / RUNNING_MARK
         wal = self.path.with_name(self.path.name + "-wal")
         if mark.exists() and self.path.exists() and not wal.exists():
@@ -196,6 +200,19 @@ class Store:
         except sqlite3.DatabaseError as exc:
             log.warning("checkpoint failed: %s", exc)
 
+    def checkpoint_elsewhere(self) -> None:
+        """``checkpoint`` on a connection of its own, for a worker thread (see GameServer.checkpoint_soon)."""
+        with self._ckpt_lock:
+            if self._closed:
+                return
+            if self._ckpt_db is None:
+                self._ckpt_db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                self._ckpt_db.execute("PRAGMA busy_timeout=1000")
+            try:
+                self._ckpt_db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.DatabaseError as exc:
+                log.warning("checkpoint failed: %s", exc)
+
     def backup(self, target: str | Path) -> Path:
         """Copy the live database to ``target`` with SQLite's online backup API: a consistent copy
         while the server keeps writing (the copy has no write-ahead log to go with it)."""
@@ -208,6 +225,11 @@ class Store:
         return target
 
     def close(self) -> None:
+        with self._ckpt_lock:   # the checkpoint connection first: the last one to close removes the WAL
+            self._closed = True
+            if self._ckpt_db is not None:
+                self._ckpt_db.close()
+                self._ckpt_db = None
         self.db.close()
         try:
             (self.data_dir / RUNNING_MARK).unlink()
@@ -248,9 +270,6 @@ class Store:
         except BaseException:
             db.execute("ROLLBACK")
             raise
-        # Copy the write-ahead log into the database file now (new games are rare and rate-limited):
-        # a lost WAL then never loses a whole game, only its latest actions, which clients notice.
-        self.checkpoint()
 
     def append_action(self, game_id: str, n: int, action: dict[str, Any]) -> None:
         """Append action ``n`` (0-based) of a game; committed when this returns."""
