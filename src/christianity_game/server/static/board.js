@@ -8,7 +8,7 @@ const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).p
 const frag = new URLSearchParams(location.hash.slice(1));
 const tokens = (frag.get("tokens") || frag.get("token") || "").split(",").map((t) => t.trim()).filter(Boolean);
 
-/** One connection a token: {token, ws, seat, role, view, seatsInfo, lastState} */
+/** One connection a token: {token, ws, seat, role, view, seatsInfo, lastState, undo, endOffer} */
 const conns = [];
 let shownIdx = 0;          // which connection's view is on screen
 let coverFor = null;       // hot-seat: the connection waiting behind "pass the device"
@@ -67,11 +67,13 @@ function onMessage(c, msg) {
     case "welcome":
       c.seat = msg.seat; c.role = msg.role; c.seatsInfo = msg.seats;
       if (primary && msg.since !== null && msg.since !== undefined && (c.lastState ?? 0) === 0) log = [];
+      tableState(c, msg);
       setView(c, msg.view, msg.events, primary);
       break;
     case "update":
     case "sync":
       if (msg.type === "sync" && primary && msg.since === 0) log = [];
+      tableState(c, msg);
       setView(c, msg.view, msg.events, primary);
       break;
     case "error":
@@ -86,6 +88,12 @@ function onMessage(c, msg) {
     default:
       break;
   }
+}
+
+/** What the server says beside the view: may this seat undo now (else why), and whose offer to end a duel waits. */
+function tableState(c, msg) {
+  c.undo = msg.undo || null;
+  c.endOffer = msg.end_offer || null;
 }
 
 /** The seat's link no longer works: say why in words, offer the lobby, stop reconnecting. */
@@ -278,6 +286,7 @@ function render() {
   renderMiddle(v);
   renderHand(v);
   renderDecide(v);
+  renderOfferMenu(v);
   renderAbilities(v);
   renderClocks(v);
   renderLog();
@@ -561,8 +570,64 @@ function renderDecide(v) {
     if (pass) row.append(el("button", { type: "button", class: "act act-Pass pass", id: "pass", title: "Space or P", onclick: () => send(pass) }, passLabel(v), el("kbd", {}, "P")));
     nodes.push(row);
   }
+  const offer = endOfferPrompt(v);
+  if (offer) nodes.unshift(offer);
+  const undo = undoButton(v);
+  if (undo) nodes.push(undo);
   box.replaceChildren(...nodes);
-  box.classList.toggle("yours", pend.length > 0 && !v.result);
+  box.classList.toggle("yours", (pend.length > 0 || !!(offer && offer.id === "end-offer")) && !v.result);
+}
+
+/** Undo: enabled only when the server says this seat may take back its last action; else why not. */
+function undoButton(v) {
+  const c = cur();
+  if (v.result || c.seat === null || c.seat === undefined || !c.undo) return null;
+  const u = c.undo;
+  const why = u.allowed ? "" : `${reasonWords(u.reason)}: ${pageSeats(u.message || "")}`;
+  return el("div", { class: "undo-row" },
+    el("button", { type: "button", id: "undo", class: "act act-Undo", disabled: !u.allowed,
+      title: u.allowed ? "Take back your last action (nothing hidden was shown since)" : why,
+      "aria-describedby": u.allowed ? null : "undo-why", dataset: { reason: u.reason || "" },
+      onclick: () => send({ type: "Undo" }) }, "↶ Undo"),
+    u.allowed ? null : el("span", { class: "note", id: "undo-why" }, `${reasonWords(u.reason)}.`));
+}
+
+function sideWords(side) { return side === "evil" ? "The Evil side" : "The Righteous side"; }
+function scoreWinner(v) { return v.score[0] > v.score[1] ? "righteous" : "evil"; }   // a tie goes to Evil
+function winsWords(side) { return side === "evil" ? "the Evil side wins" : "the Righteous side wins"; }
+
+/** A duel: the other side's offer to end on the stalemate score, with Accept / Decline; or ours, waiting. */
+function endOfferPrompt(v) {
+  const c = cur();
+  if (v.result || v.mode !== "duel" || !c.endOffer) return null;
+  const mySide = c.seat !== null && c.seat !== undefined ? v.seats[c.seat].side : null;
+  const score = `Righteous ${v.score[0]} : Evil ${v.score[1]}`;
+  if (!mySide || mySide === c.endOffer) {
+    return el("p", { class: "note", id: "end-offer-waiting" }, `${mySide ? "You offered" : `${sideWords(c.endOffer)} offered`} to end the duel on the stalemate score (${score}): waiting for the other side's answer.`);
+  }
+  return el("div", { class: "end-offer", id: "end-offer", role: "alert" },
+    el("p", { class: "prompt" }, el("b", {}, `${sideWords(c.endOffer)} offers to end the duel now`),
+      ` on the stalemate score (${score}). If you accept, ${winsWords(scoreWinner(v))}; if you decline, play goes on.`),
+    el("div", { class: "row" },
+      el("button", { type: "button", class: "primary", id: "end-accept", onclick: () => send({ type: "AnswerEnd", answer: "accept" }) }, "Accept: end the duel"),
+      el("button", { type: "button", id: "end-decline", onclick: () => send({ type: "AnswerEnd", answer: "decline" }) }, "Decline: play on")));
+}
+
+/** The game menu: in a duel, a player may offer to end on the stalemate score (no clock). */
+function renderOfferMenu(v) {
+  const btn = $("#menu-offer-end"), note = $("#menu-offer-note");
+  const c = cur();
+  const player = c.seat !== null && c.seat !== undefined;
+  const show = v.mode === "duel" && player && !v.result;
+  btn.hidden = !show;
+  note.hidden = !show;
+  if (!show) return;
+  btn.textContent = `Offer to end on the score (${v.score[0]}–${v.score[1]})`;
+  btn.disabled = !!c.endOffer;
+  const mine = c.endOffer && c.endOffer === v.seats[c.seat].side;
+  note.textContent = c.endOffer
+    ? (mine ? "Your offer to end waits for the other side's answer." : "The other side has offered to end: answer it in the decision area.")
+    : `Duels have no clock: the other side may accept (then the score decides: now ${winsWords(scoreWinner(v))}; a tie goes to Evil) or decline.`;
 }
 
 /** The Maturity Abilities on offer: each one's text, and what buying it costs against what you have. */
@@ -681,7 +746,8 @@ function renderEnd(v) {
   q.set("lineup", v.lineup);
   const length = v.mode === "duel" ? `${r.round} round${r.round === 1 ? "" : "s"} (a round is every seat's turn)`
     : (v.max_rounds && v.round > v.max_rounds ? `${v.max_rounds} rounds and the clearing round` : `${r.round} of ${v.max_rounds} rounds`);
-  const decided = /stalemate|score|agree/i.test(r.reason) ? "the stalemate score"
+  const decided = /agreement/i.test(r.reason) ? "agreement: both sides ended the duel on the stalemate score"
+    : /stalemate|score/i.test(r.reason) ? "the stalemate score"
     : r.winner === "righteous" ? "every Righteous player at L3 with no Evil Habitual, held for a full round"
       : v.mode === "duel" ? "Evil's Habituals held in play for a full round" : "the rounds ran out without a Righteous win";
   box.replaceChildren(el("div", { class: "end-box" },
@@ -764,6 +830,11 @@ function setupMenu() {
     $("#menu-duel").href = `/?mode=duel${tail}`;
     document.querySelectorAll("#menu-scenarios a").forEach((a) => { a.href = `/?mode=duel&scenario=${a.dataset.name}${tail}`; });
   };
+  $("#menu-offer-end").addEventListener("click", () => {
+    menu.hidden = true;
+    btn.setAttribute("aria-expanded", "false");
+    send({ type: "OfferEnd" });
+  });
   $("#menu-evilInterrupt").addEventListener("change", update);
   $("#menu-matAbilities").addEventListener("change", update);
   fetch("/api/scenarios").then((r) => (r.ok ? r.json() : [])).then((list) => {

@@ -86,5 +86,10 @@ export const REASONS = {
   stale_state: "The game moved on", wrong_token: "This link's token does not work", not_a_player: "Spectators cannot act",
   wrong_seat: "Not your seat", rate_limited: "Too many messages", illegal_action: "Not allowed",
   malformed_action: "Not understood", no_such_card: "No such card", undo_refused: "Cannot take it back",
+  nothing_to_undo: "Nothing to take back yet", not_your_action: "The last action was not yours",
+  turn_over: "Only actions of your own turn, within it", hidden_revealed: "A hidden card was shown since",
+  cannot_undo: "That cannot be taken back", not_a_duel: "Only a duel can end by agreement",
+  offer_open: "An offer to end is already waiting", no_offer: "No offer to end is waiting",
+  own_offer: "The other side answers your offer",
 };
 export function reasonWords(code) { return REASONS[code] || words(code || "refused").replace(/^./, (c) => c.toUpperCase()); }

@@ -18,6 +18,14 @@ function list(ids) {
   if (!names.length) return "nothing";
   return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
+/** What an undone action was, in words (the `undone` event carries the action). */
+const UNDONE = {
+  LayCostZone: "laying a card in the Cost Zone", PlayCard: "playing a card", Pass: "a pass", Resist: "paying toward a resistance",
+  TakeBoost: "taking a boost", UseAbility: "using a Maturity Ability", BuyAbility: "buying a Maturity Ability",
+  ChooseAbility: "choosing a Maturity Ability", Choose: "a choice", ChooseReward: "choosing a reward",
+  AdjustBadge: "a badge set by hand",
+};
+function scoreWords(score) { return Array.isArray(score) ? ` (Righteous ${score[0]} : Evil ${score[1]})` : ""; }
 function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 
 /** One sentence per event kind: (event, who, card, seat) -> text. `seat(i)` names seat i. */
@@ -81,11 +89,10 @@ export const EVENT_TEXT = {
   replaced: (e, who) => `The top card of ${who}'s deck replaced a spent face-up card in their Cost Zone.`,
   clean_round: (e, who) => `The clean round started on ${who}'s turn: every Righteous player is at L3 with no Evil Habitual in play; hold it for a full round to win.`,
   evil_hold: () => "Evil reached its Habitual count: if it still holds when the Righteous side's next turns are over, Evil wins.",
-  undo: (e, who) => `${who} took back their last action.`,
-  undone: (e, who) => `${who} took back their last action.`,
-  end_offered: (e, who) => `${who} offered to end the duel on the stalemate score.`,
-  end_declined: (e, who) => `${who} declined to end the duel.`,
-  end_accepted: (e, who) => `${who} accepted: the duel ends on the stalemate score.`,
+  undone: (e, who) => `${who} took back their last action${e.action && UNDONE[e.action.type] ? ` (${UNDONE[e.action.type]})` : ""}: the board is as before it.`,
+  end_offered: (e, who) => `${who} offered to end the duel now on the stalemate score${scoreWords(e.score)}.`,
+  end_declined: (e, who) => `${who} declined the offer to end the duel: play goes on.`,
+  end_accepted: (e, who) => `${who} accepted: the duel ends by agreement on the stalemate score${scoreWords(e.score)}.`,
 };
 
 /** The sentence for one event. `seat(i)` names seat i as the page does ("Seat 1", a name...). */
