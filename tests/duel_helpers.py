@@ -211,6 +211,9 @@ class DuelScenario(Scenario):
                 return out
             if self.g.turn_seat == seat and self.decider() == seat and self.decision() in ("lay", "after_lay", "main"):
                 return out
+            if self.g.turn_seat == seat and self.decision() == "interrupt":
+                out.extend(self.pass_interrupts())   # (rules 2) Evil's window before the laying
+                continue
             out.extend(self.pass_turn(self.g.turn_seat))
         pytest.fail(f"seat {seat}'s turn never came")
 

@@ -151,11 +151,14 @@ def test_D_INT_1_evil_interrupts_during_a_righteous_turn_at_any_righteous_seat()
 
 def test_D_INT_1_no_interrupt_while_a_cost_zone_is_being_laid() -> None:
     """D-INT-1 / Z-5: while a Righteous seat lays its Cost Zone, Evil has no decision and a threat
-    is refused with nothing changed; right after the laying it may interrupt."""
+    is refused with nothing changed; right after the laying it may interrupt. (Rules 2: "before or
+    after, never during": Evil's window before the first card is laid comes first.)"""
     s = DuelScenario("ER", phase="cost_zone", turn_seat=1)
     s.hand(0, LEAVEN).evil_cz(0, 3)
     s.hand(1, R_FILL, R_FILL, ANCHOR).untapped(1, 3)
     s.start()
+    s.expect_decision(0, "interrupt")                     # before the laying (rules 2)
+    s.pass_(0)
     s.expect_decision(1, "lay")
     assert s.legal(0) == []
     threat = s.threat_action(0, LEAVEN, 1)
@@ -1400,6 +1403,7 @@ def test_D_W_R_a_habitual_that_enters_and_leaves_within_the_round_still_restarts
     assert s.dview()["righteous_clock"]["seat"] == 1
     s.pass_turn(1, interrupts=True)
     assert s.g.turn_seat == 2
+    s.pass_interrupts()                                    # (rules 2) Evil declines before the laying
     s.pass_(2)                                             # lay nothing
     s.expect_decision(0, "interrupt")
     s.threaten(0, BROAD, 1)

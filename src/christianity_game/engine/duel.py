@@ -1,7 +1,12 @@
-"""Duel mode (beta): people on both sides (RULES.md section D).
+"""Duel mode (beta): people on both sides (docs/rules.md, section D).
 
-``DuelRules`` are the duel's hooks over the shared rules (``game.DuelGame`` carries them): Evil seats with their own decks play Temptations and
-Evil Habituals at instant speed; each burst of threats is answered at once by its targets; combos,
+Rules: D-INT-1..6 (Evil at instant speed, answers, Resistance only in response), D-COMBO-1..4,
+D-DOM-1..3, D-MR-1..7 (Evil micro-rewards), D-MB-1..3 (Righteous micro-boosts), D-W-R, D-W-E,
+D-SCORE (win clocks, the turn cap), A-3 and A-4 (a free ability per seat level), S-6 (one level a
+turn); seats, turn order and draws are the mode's hooks (:mod:`.modes`).
+
+``DuelRules`` are the duel's hooks over the shared rules (``game.DuelGame`` carries them): Evil
+seats with their own decks play Temptations and Evil Habituals at instant speed; each burst of threats is answered at once by its targets; combos,
 Habitual dominance, Evil micro-rewards and Righteous micro-boosts keep a played Evil side fair;
 both win conditions hold for a full round; there is no round limit.
 
@@ -21,6 +26,7 @@ from typing import Any, ClassVar
 from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_play
 from .flow import FlowRules
 from .modes import DUEL_ABILITIES, DuelMode
+from .duel_state import DuelState
 from .state import Choice, StackItem, Threat
 
 __all__ = ["DUEL_ABILITIES", "DuelMode", "DuelRules", "DuelState"]
@@ -40,87 +46,8 @@ RIGHTEOUS_BOOSTS = ("draw", "humility")
 EVIL_HABITUALS_PER_SEAT = 7   # D-W-E
 
 
-class DuelState:
-    """What a duel tracks besides the shared state: chains, tallies, rewards, clocks."""
-
-    __slots__ = ("chain_count", "chain_last", "chain_target", "chain_seats", "chain_mixed", "plays",
-                 "failed_temptations", "rewards", "earned", "bonus_given", "reward_queue", "flagged",
-                 "phase_plays", "phase_key", "streak", "voided", "evil_window", "quiet", "answer",
-                 "answer_head", "answering", "r_clock", "e_clock", "e_righteous_turns", "replace_spent",
-                 "finale", "seat_level_rewarded", "counts")
-
-    def __init__(self, seats: int) -> None:
-        self.chain_count = 0
-        self.chain_last: int | None = None
-        self.chain_target: int | None = None
-        self.chain_seats: tuple[int, ...] = ()
-        self.chain_mixed = False
-        self.plays = [0] * seats               # cards each seat played this turn (D-MR-2)
-        self.failed_temptations = 0            # this turn, all Evil seats (D-MR-3)
-        self.rewards = 0                       # micro-rewards this turn, all Evil seats (D-MR-5)
-        self.earned = [0] * seats              # rewards each seat earned this turn (D-MR-7)
-        self.bonus_given = [0] * seats
-        self.reward_queue: list[tuple[int, str]] = []   # (seat, "evil" | "special" | "righteous")
-        self.flagged: set[int] = set()         # Habituals already spent in a pair (D-MR-1)
-        self.phase_plays = 0                   # Righteous cards played this phase (D-MB-1)
-        self.phase_key: tuple[int, str] = (0, "")
-        self.streak = [0] * seats              # threats each seat resisted this turn (D-MB-2)
-        self.voided = [False] * seats
-        self.evil_window: list[int] = []       # Evil seats still to pass in the open window
-        self.quiet = False                     # the window for this moment has been offered
-        self.answer: list[int] = []            # seats still to pass on the threat being answered
-        self.answer_head: int | None = None
-        self.answering = False
-        self.r_clock: tuple[int, int] | None = None   # (seat, turn_no) the clean round was armed
-        self.e_clock: int | None = None               # turn_no Evil's hold was armed
-        self.e_righteous_turns = 0
-        self.replace_spent: set[int] = set()   # Z-6 flag on Cost Zone cards flipped by a reward
-        self.finale: dict[int, tuple[int, ...]] = {}   # threat uid -> Evil seats of its chain
-        self.seat_level_rewarded = [0] * seats
-        self.counts: dict[str, int] = {}       # what fired, for reports
-
-    def clone(self) -> "DuelState":
-        d = DuelState.__new__(DuelState)
-        d.chain_count = self.chain_count
-        d.chain_last = self.chain_last
-        d.chain_target = self.chain_target
-        d.chain_seats = self.chain_seats
-        d.chain_mixed = self.chain_mixed
-        d.plays = self.plays[:]
-        d.failed_temptations = self.failed_temptations
-        d.rewards = self.rewards
-        d.earned = self.earned[:]
-        d.bonus_given = self.bonus_given[:]
-        d.reward_queue = self.reward_queue[:]
-        d.flagged = set(self.flagged)
-        d.phase_plays = self.phase_plays
-        d.phase_key = self.phase_key
-        d.streak = self.streak[:]
-        d.voided = self.voided[:]
-        d.evil_window = self.evil_window[:]
-        d.quiet = self.quiet
-        d.answer = self.answer[:]
-        d.answer_head = self.answer_head
-        d.answering = self.answering
-        d.r_clock = self.r_clock
-        d.e_clock = self.e_clock
-        d.e_righteous_turns = self.e_righteous_turns
-        d.replace_spent = set(self.replace_spent)
-        d.finale = dict(self.finale)
-        d.seat_level_rewarded = self.seat_level_rewarded[:]
-        d.counts = dict(self.counts)
-        return d
-
-    def reset_chain(self) -> None:
-        self.chain_count = 0
-        self.chain_last = None
-        self.chain_target = None
-        self.chain_seats = ()
-        self.chain_mixed = False
-
-
 class DuelRules(FlowRules):
-    """The duel's hooks over the shared rules (RULES.md section D); ``game.DuelGame`` is the Game
+    """The duel's hooks over the shared rules (docs/rules.md, section D); ``game.DuelGame`` is the Game
     class that carries them."""
 
     __slots__ = ()

@@ -31,7 +31,8 @@ from .duel import DuelRules
 from .events import Event
 from .table import TableRules
 from .modes import mode_by_name
-from .position import build_from_position, to_position
+from .position import build_from_position
+from .position_dump import to_position
 from .record import RecordError, check_record, make_record, pinned_cards, record_cards
 from .settings import Settings
 from .determinize import determinize

@@ -1,4 +1,4 @@
-"""Game settings (RULES.md M-2): the same names in the API, the CLI and the web app."""
+"""Game settings (docs/rules.md, M-2): the same names in the API, the CLI and the web app."""
 
 from __future__ import annotations
 
