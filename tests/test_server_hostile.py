@@ -403,3 +403,23 @@ def test_http_requests_are_rate_limited_per_address(tmp_path: Path) -> None:
         assert r.headers["retry-after"] == "1" and "script-src 'self'" in r.headers["content-security-policy"]
         time.sleep(1.1)
         assert app.get("/api/games").status_code == 200
+
+
+def test_repeated_resyncs_answer_the_current_state_with_each_ref(tmp_path: Path) -> None:
+    """A resync storm of one state costs one serialisation, and never serves an old state."""
+    with running(tmp_path) as app:
+        game = create(app, mode="coop", lineup="RR", seed=SEED)
+        t0, t1, _ = tokens(game)
+        with ws(app, game["game_id"]) as a, ws(app, game["game_id"]) as b:
+            view = a.hello(t0)["view"]
+            b.hello(t1)
+            first = [a.send({"type": "sync", "state_id": 0, "ref": i}) or a.recv() for i in range(3)]
+            assert [m["ref"] for m in first] == [0, 1, 2]
+            assert all({k: v for k, v in m.items() if k != "ref"} == {k: v for k, v in first[0].items() if k != "ref"}
+                       for m in first)
+            other = (b.send({"type": "sync", "state_id": 0, "ref": "b"}) or b.recv())
+            assert other["view"]["viewer"] == 1 and first[0]["view"]["viewer"] == 0   # per seat
+            a.act(t0, 0, view["pending"][0])
+            b.recv()
+            after = a.send({"type": "sync", "state_id": 0, "ref": "x"}) or a.recv()
+            assert (after["state_id"], len(after["events"]) > len(first[0]["events"])) == (1, True)

@@ -297,6 +297,9 @@ class Room:
         self.open_seats: set[int] = {int(x) for x in opts.get("open") or ()}
         self.manual_adjust: str = str(opts.get("manualAdjust") or default_manual_adjust(self.seats, game.lineup))
         self.requests: dict[int, AdjustReq] = {}
+        # (state id, seat, since, reason) -> a sync message without its ref: a resync storm of one
+        # state costs one serialisation (cleared whenever the game changes)
+        self.sync_cache: dict[tuple[int, int | None, int | None, str], str] = {}
         self.next_request = 1
 
     def identify(self, token: str) -> tuple[str, int | None] | None:
@@ -1130,11 +1133,18 @@ class GameServer:
     def _send_sync(self, conn: Conn, room: Room, state_id: int | None, reason: str, ref: Any) -> None:
         g = room.game
         since, events = room.events_since(state_id)
-        text = dumps({
-            "type": "sync", "game_id": room.game_id, "state_id": g.state_id, "since": since, "reason": reason,
-            "events": [e.for_seat(conn.seat) for e in events], "view": g.view(conn.seat),
-            **table_fields(g, conn.seat), "ref": ref,
-        })
+        key = (g.state_id, conn.seat, since, reason)
+        body = room.sync_cache.get(key)
+        if body is None:
+            body = dumps({
+                "type": "sync", "game_id": room.game_id, "state_id": g.state_id, "since": since, "reason": reason,
+                "events": [e.for_seat(conn.seat) for e in events], "view": g.view(conn.seat),
+                **table_fields(g, conn.seat),
+            })
+            if len(room.sync_cache) >= 16:
+                room.sync_cache.clear()
+            room.sync_cache[key] = body
+        text = f'{body[:-1]},"ref":{dumps(ref)}}}'
         conn.charge(len(text))   # a resync is paid by its size
         conn.send(text)
 
@@ -1201,6 +1211,7 @@ class GameServer:
                   actor: Conn | None, ref: Any) -> None:
         """Store an applied action, then push the updates and wake the bots."""
         g = room.game
+        room.sync_cache.clear()
         try:
             self.store.append_action(room.game_id, len(g.actions) - 1, action_json)
             if g.result is not None:
@@ -1230,6 +1241,7 @@ class GameServer:
             fresh = self.room(room.game_id)
         except LobbyError:
             fresh = None
+        room.sync_cache.clear()
         if fresh is not None:
             room.game = fresh.game
             self.rooms[room.game_id] = room
