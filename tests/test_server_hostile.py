@@ -423,3 +423,10 @@ def test_repeated_resyncs_answer_the_current_state_with_each_ref(tmp_path: Path)
             b.recv()
             after = a.send({"type": "sync", "state_id": 0, "ref": "x"}) or a.recv()
             assert (after["state_id"], len(after["events"]) > len(first[0]["events"])) == (1, True)
+
+
+def test_static_files_are_not_counted_against_the_http_rate(tmp_path: Path) -> None:
+    lim = dataclasses.replace(ROOMY, http_rate=0.5, http_burst=2)
+    with running(tmp_path, limits=lim) as app:
+        assert all(app.get("/static/style.css").status_code == 200 for _ in range(10))
+        assert [app.get("/api/games").status_code for _ in range(3)] == [200, 200, 429]

@@ -24,6 +24,7 @@ from .store import StoreError
 STATIC_DIR = Path(__file__).parent / "static"
 DATA_ENV = "CHRISTIANITY_GAME_DATA"
 MAX_TARGET = 2000   # bytes of path and query a request may have (414 above: every page's QR code fits)
+UNCOUNTED = ("/static/", "/cards/", "/favicon.ico")   # not counted against the HTTP rate limit
 
 log = logging.getLogger("christianity_game.server")
 
@@ -66,7 +67,8 @@ class SecurityHeaders:
 
         server = getattr(getattr(scope.get("app"), "state", None), "server", None)
         client = scope.get("client")
-        if server is not None and not server.allow_http(client[0] if client else ""):
+        cheap = path.startswith(UNCOUNTED)   # files a page loads by the dozen, served from memory or disk
+        if server is not None and not cheap and not server.allow_http(client[0] if client else ""):
             lim = server.limits
             resp = JSONResponse({"code": "too_many_requests", "message": f"at most {lim.http_rate:g} requests a "
                                  f"second from one address (bursts of {lim.http_burst}); try again shortly"},
