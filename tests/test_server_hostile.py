@@ -206,16 +206,26 @@ def test_game_creation_is_capped_per_address_and_in_total(tmp_path: Path) -> Non
 
 
 # --------------------------------------------------------------------------- connection caps
-def test_connections_are_capped_per_game_per_address_and_in_total(tmp_path: Path) -> None:
-    lim = dataclasses.replace(ROOMY, conns_per_game=2, conns_per_address=3, conns_total=100)
+def test_connections_are_capped_per_seat_per_game_per_address_and_in_total(tmp_path: Path) -> None:
+    lim = dataclasses.replace(ROOMY, conns_per_game=1, conns_per_seat=1, conns_per_address=3, conns_total=100)
     with running(tmp_path, limits=lim) as app:
         g1 = create(app, mode="coop", lineup="RR", seed=SEED)
         g2 = create(app, mode="coop", lineup="RR", seed=SEED)
-        with ws(app, g1["game_id"]) as a, ws(app, g1["game_id"]) as b:
-            a.hello(g1["seats"][0]["token"])
-            with ws(app, g1["game_id"]) as c:   # a third on one game
-                assert c.recv()["code"] == "too_many_connections"
-                closed_with(c, 4429)
+        t0, _, ts = tokens(g1)
+        with ws(app, g1["game_id"]) as a, ws(app, g1["game_id"]) as b, ws(app, g1["game_id"]) as s:
+            a.hello(t0)
+            s.hello(ts)
+            err = b.hello(t0)   # a second connection on seat 0
+            assert err["code"] == "too_many_connections" and "seat 0" in err["message"]
+            closed_with(b, 4429)
+            with ws(app, g1["game_id"]) as s2:   # a second spectator
+                assert s2.hello(ts)["code"] == "too_many_connections"
+                closed_with(s2, 4429)
+            for _ in range(100):   # the refused ones are released
+                if server_of(app).conns_total == 2:
+                    break
+                time.sleep(0.02)
+            assert server_of(app).conns_total == 2
             with ws(app, g2["game_id"]) as d:   # the address's third is fine...
                 d.hello(g2["seats"][0]["token"])
                 with ws(app, g2["game_id"]) as e:   # ...its fourth is not
@@ -224,7 +234,7 @@ def test_connections_are_capped_per_game_per_address_and_in_total(tmp_path: Path
                     closed_with(e, 4429)
                 d.ping()
             a.ping()
-            b.ping()
+            s.ping()
         assert server_of(app).conns_total == 0   # every refused or closed connection was released
     lim = dataclasses.replace(ROOMY, conns_total=1)
     with running(tmp_path / "b", limits=lim) as app:
@@ -235,6 +245,19 @@ def test_connections_are_capped_per_game_per_address_and_in_total(tmp_path: Path
                 assert "maximum" in b.recv()["message"]
                 closed_with(b, 4429)
             a.ping()
+
+
+def test_a_connection_that_never_joins_is_closed_and_strangers_cannot_fill_a_game(tmp_path: Path) -> None:
+    lim = dataclasses.replace(ROOMY, conns_per_game=1, join_timeout_s=0.5)
+    with running(tmp_path, limits=lim) as app:
+        g = create(app, mode="coop", lineup="RR", seed=SEED)
+        with ws(app, g["game_id"]) as x, ws(app, g["game_id"]) as y, ws(app, g["game_id"]) as a:
+            assert a.hello(g["seats"][0]["token"])["type"] == "welcome"   # strangers hold no place
+            for stranger in (x, y):
+                err = stranger.recv(timeout=5)
+                assert err["code"] == "not_joined" and "hello" in err["message"]
+                closed_with(stranger, 4408)
+            a.ping()   # a joined connection stays, however quiet
 
 
 def test_a_resync_is_paid_by_its_size(tmp_path: Path) -> None:

@@ -256,8 +256,18 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             else:
                 server.join_conn(conn, room, token, ident, state_id, None)
         try:
+            loop = asyncio.get_running_loop()
+            joined_by = loop.time() + server.limits.join_timeout_s
             while not conn.closing:
-                msg = await ws.receive()
+                if conn.role is None:   # a connection that never says who it is does not stay
+                    try:
+                        msg = await asyncio.wait_for(ws.receive(), max(0.0, joined_by - loop.time()))
+                    except asyncio.TimeoutError:
+                        conn.error("not_joined", f"send hello with a token within {server.limits.join_timeout_s:g} s")
+                        conn.close(4408, "no hello in time")
+                        break
+                else:
+                    msg = await ws.receive()
                 if msg["type"] == "websocket.disconnect":
                     break
                 text = msg.get("text")

@@ -59,7 +59,10 @@ class Limits:
     are paid by their size. ``send_queue_bytes``/``send_queue``: what may wait for a client that
     does not read before it is closed (1013) and its queue freed. ``max_depth``: JSON nesting.
 
-    Connections: ``conns_per_game``, ``conns_per_address``, ``conns_total`` (4429 over them).
+    Connections: ``conns_per_address`` and ``conns_total`` when a connection opens;
+    ``conns_per_seat`` (each seat's links) and ``conns_per_game`` (its spectators) when it joins, so
+    strangers cannot fill a game's places; 4429 over any. A connection that has not joined within
+    ``join_timeout_s`` is closed (4408).
     Games: ``create_rate``/``create_burst`` per address (games a second), live (unfinished,
     unarchived) ``games_per_address`` and ``games_total``; bots-only games ``bot_games_per_address``
     and ``bot_games_total``; ``bot_share``: the share of the loop bots-only games may use.
@@ -77,6 +80,8 @@ class Limits:
     sync_bytes_per_message: int = 8 * 1024
     max_depth: int = 32
     conns_per_game: int = 32
+    conns_per_seat: int = 4
+    join_timeout_s: float = 10.0
     conns_per_address: int = 64
     conns_total: int = 4000
     create_rate: float = 0.2
@@ -718,8 +723,6 @@ class GameServer:
             return f"the server holds its maximum of {lim.conns_total} connections; try again later"
         if self.conns_by_addr[conn.addr] >= lim.conns_per_address:
             return f"at most {lim.conns_per_address} connections from one address"
-        if room.attached >= lim.conns_per_game:
-            return f"at most {lim.conns_per_game} connections to one game"
         self.conns_total += 1
         self.conns_by_addr[conn.addr] += 1
         room.attached += 1
@@ -1107,6 +1110,17 @@ class GameServer:
                   ref: Any) -> None:
         if self._state_lost(conn, room, state_id, ref):
             return
+        if (conn.role, conn.seat) != ident or conn.room is not room or conn not in room.conns:
+            role, seat = ident
+            here = sum(1 for c in room.conns if c is not conn and c.role == role and c.seat == seat)
+            lim = self.limits
+            cap = lim.conns_per_seat if role == "player" else lim.conns_per_game
+            if here >= cap:
+                who = f"seat {seat}" if role == "player" else "this game's spectators"
+                conn.error("too_many_connections", f"{who} already {'has' if role == 'player' else 'have'} "
+                                                   f"{here} connections (at most {cap})", ref)
+                conn.close(4429, "too many connections")
+                return
         conn.role, conn.seat = ident
         conn.thash = token_hash(token)
         conn.room = room

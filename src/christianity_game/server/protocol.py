@@ -55,8 +55,9 @@ ERROR_CODES: dict[str, str] = {
                   "stays open.",
     "storage_error": "The action could not be stored, so it was not applied; try again.",
     "internal_error": "A bug in the server; the state is unchanged.",
-    "too_many_connections": "A connection cap is reached (per game, per client address or in total); the "
-                            "connection is then closed with 4429.",
+    "too_many_connections": "A connection cap is reached (per client address or in total when it opens; per "
+                            "seat or for the game's spectators when it joins); the connection is then closed "
+                            "with 4429.",
     "origin_refused": "The WebSocket was opened from a page of another site (`Origin`); closed with 4403.",
     "adjust_off": "Manual Maturity/Humility adjustment is off at this table (`manualAdjust: off`).",
     "adjust_pending": "This seat already has an adjustment request waiting for an answer.",
@@ -74,8 +75,9 @@ CLOSE_CODES: dict[int, str] = {
           "Reconnect to resync.",
     4403: "The WebSocket was opened from a foreign `Origin` (a page of another site).",
     4404: "No such game.",
+    4408: "The connection did not join (`hello` with a token) in time.",
     4410: "The game cannot be resumed after an upgrade of the rules (`game_not_resumable`).",
-    4429: "Too many connections: per game, per client address or in total.",
+    4429: "Too many connections: per client address, in total, per seat or for a game's spectators.",
 }
 
 Ref = Annotated[Optional[Union[str, int]], Field(
