@@ -1111,13 +1111,14 @@ class GameServer:
         if self._state_lost(conn, room, state_id, ref):
             return
         if (conn.role, conn.seat) != ident or conn.room is not room or conn not in room.conns:
-            role, seat = ident
-            here = sum(1 for c in room.conns if c is not conn and c.role == role and c.seat == seat)
+            want_role, want_seat = ident
+            here = sum(1 for c in room.conns if c is not conn and c.role == want_role and c.seat == want_seat)
             lim = self.limits
-            cap = lim.conns_per_seat if role == "player" else lim.conns_per_game
+            cap = lim.conns_per_seat if want_role == "player" else lim.conns_per_game
             if here >= cap:
-                who = f"seat {seat}" if role == "player" else "this game's spectators"
-                conn.error("too_many_connections", f"{who} already {'has' if role == 'player' else 'have'} "
+                player = want_role == "player"
+                who = f"seat {want_seat}" if player else "this game's spectators"
+                conn.error("too_many_connections", f"{who} already {'has' if player else 'have'} "
                                                    f"{here} connections (at most {cap})", ref)
                 conn.close(4429, "too many connections")
                 return
