@@ -265,8 +265,13 @@ def check_decision(game: Game, seat: int, acts: list[Action], interrupt: bool, a
     """Per-decision duel rules that hold in every position."""
     st = game.state
     defs = game.defs
-    if st.step == "lay":   # Z-5 / D-INT-1: while a Cost Zone is laid, only laying or passing
+    laying = st.step == "lay" and (st.seats[game.turn_seat].laid > 0 or st.seats[game.turn_seat].side == "evil"
+                                   or game.rules < 2)
+    if laying:   # Z-5 / D-INT-1: while a Cost Zone is laid, only laying or passing ("before or after,
+        # never during": rules 2 opens Evil's window in a Righteous turn before the first card is laid)
         assert seat == game.turn_seat and all(isinstance(a, (LayCostZone, Pass)) for a in acts), at
+    elif st.step == "lay" and seat != game.turn_seat:   # before the laying: only Evil may act, at instant speed
+        assert st.seats[seat].side == "evil" or st.duel.answering, at
     for a in acts:
         if isinstance(a, PlayCard):
             kind = defs[a.card].kind

@@ -46,9 +46,10 @@ def test_a_game_is_resumed_exactly_after_cards_and_rules_change(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     game, before = _stored_game(tmp_path)
     # the upgrade: new card data, rules version 2 that still plays rules 1 behind the version
+    now = versions.RULES_VERSION
     monkeypatch.setattr(engine_game, "starter_set", _changed_starter)
-    monkeypatch.setattr(versions, "RULES_VERSION", 2)
-    monkeypatch.setattr(versions, "RULES_PLAYED", (1, 2))
+    monkeypatch.setattr(versions, "RULES_VERSION", now + 1)
+    monkeypatch.setattr(versions, "RULES_PLAYED", (*versions.RULES_PLAYED, now + 1))
     with running(tmp_path) as app:
         summary = app.get(f"/api/games/{game['game_id']}").json()
         assert summary["resumable"] is True and summary["status_note"] is None
@@ -63,29 +64,31 @@ def test_a_game_under_rules_no_longer_played_is_kept_listed_and_downloadable(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game, before = _stored_game(tmp_path)
     gid = game["game_id"]
-    monkeypatch.setattr(versions, "RULES_VERSION", 2)
-    monkeypatch.setattr(versions, "RULES_PLAYED", (2,))
+    now = versions.RULES_VERSION
+    monkeypatch.setattr(versions, "RULES_VERSION", now + 1)
+    monkeypatch.setattr(versions, "RULES_PLAYED", (now + 1,))
     with running(tmp_path) as app:
         summary = app.get(f"/api/games/{gid}").json()
         assert summary["resumable"] is False
         note = summary["status_note"]
-        assert "cannot be resumed after the upgrade to rules version 2" in note and "rules version 1" in note
+        assert f"cannot be resumed after the upgrade to rules version {now + 1}" in note
+        assert f"rules version {now}," in note
         # the record is still served whole, and it is the game as it was played
         r = app.get(f"/api/games/{gid}/record")
         assert r.status_code == 200, r.text
         record = r.json()
-        assert record["rules"] == 1 and len(record["actions"]) == before[0]
+        assert record["rules"] == now and len(record["actions"]) == before[0]
         # a player who comes back is told why, with a code, and the connection is closed so
         with ws(app, gid) as a:
             err = a.recv()
-            assert err["code"] == "game_not_resumable" and "rules version 2" in err["message"]
+            assert err["code"] == "game_not_resumable" and f"rules version {now + 1}" in err["message"]
             with pytest.raises(WebSocketDisconnect) as exc:
                 a.recv()
         assert exc.value.code == 4410
         # other games keep working
         other = create(app, mode="solo", lineup="R", seed=3)
         assert app.get(f"/api/games/{other['game_id']}").json()["resumable"] is True
-    # and an engine that plays rules 1 again (a downgrade, or another install) replays it exactly
-    monkeypatch.setattr(versions, "RULES_VERSION", 1)
-    monkeypatch.setattr(versions, "RULES_PLAYED", (1,))
+    # and an engine that plays those rules again (a downgrade, or another install) replays it exactly
+    monkeypatch.setattr(versions, "RULES_VERSION", now)
+    monkeypatch.setattr(versions, "RULES_PLAYED", (now,))
     assert replay(record).state_id == before[0]

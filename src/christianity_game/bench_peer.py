@@ -86,7 +86,7 @@ def ours_run(mode: str, lineup: str, budget_s: float, seed: int) -> dict[str, fl
     start = clock()
     settings = Settings(max_turns=DUEL_MAX_TURNS) if mode == "duel" else None
     while True:
-        game = Game.new(mode=mode, lineup=lineup, seed=seed + games, settings=settings)
+        game = Game.new(mode=mode, lineup=lineup, seed=seed + games, settings=settings, log=False)
         while True:
             pending = game.pending
             if not pending:
