@@ -14,7 +14,7 @@ Field by field documentation: ``docs/env.md``.
 
 from __future__ import annotations
 
-from array import array
+import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -155,25 +155,43 @@ def uid_cards(game: "Game") -> list[int]:
     return table
 
 
+_I16_AT = _I8_SIZE + (_I8_SIZE & 1)   # the int16 block follows the int8 counts, on an even byte
+_I16_SIZE = _I16_SLICES[-1][2]
+_BUF_SIZE = _I16_AT + 2 * _I16_SIZE
+#: byte offset of each int16 array in an observation's buffer
+_AT = {name: _I16_AT + 2 * start for name, start, _stop, _shape in _I16_SLICES}
+_TABLE_ROW = struct.Struct(f"={len(TABLE_FIELDS)}h")
+_SEAT_ROW = struct.Struct(f"={len(SEAT_FIELDS)}h")
+_THREAT_ROW = struct.Struct(f"={len(THREAT_FIELDS)}h")
+_STACK_ROW = struct.Struct(f"={len(STACK_FIELDS)}h")
+_CHOICE_HEAD = struct.Struct("=3h")
+_DUEL_ROW = struct.Struct(f"={len(DUEL_FIELDS)}h")
+_DUEL_SEAT_ROW = struct.Struct(f"={len(DUEL_SEAT_FIELDS)}h")
+_ONE_I16 = struct.Struct("=h")
+_CHOICE_PURPOSE_AT = {p: _AT["choice"] + 2 * (3 + i) for i, p in enumerate(CHOICE_PURPOSES)}
+
+
 def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """The observation ``seat`` gets in ``game`` (what :meth:`ChristianityEnv.observe` returns).
 
     Equal to ``encode_facts(facts_from_view(game.view(seat)), mask)`` (the tests check it, state
     after state) but read from the game directly, several times faster. It reads only what
     ``view(seat)`` shows: other seats' hands and face-down Cost Zone cards only as counts, no deck
-    but its size, never the generator."""
+    but its size, never the generator. Every array but the mask (used as it is) lies in one new
+    buffer of its own."""
     if mask is None:
         mask = action_mask_of(game, seat)
     st = game.state
     card = uid_cards(game)
     defs = game.defs
     tapped, up = st.tapped, st.face_up
-    n_seats = len(st.seats)
     pending = game.pending if st.result is None else []
     decider = pending[0][0] if pending else -1
     turn_seat = game.turn_seat
-    flat: list[int] = []   # int8 block: the indexes to count
-    seats16: list[int] = []
+    buf = bytearray(_BUF_SIZE)
+    flat: list[int] = []   # int8 counts: the indexes to count
+    pack_seat = _SEAT_ROW.pack_into
+    at = _AT["seats"]
     for i, sd in enumerate(st.seats):
         cz = sd.cost_zone
         n_up = 0
@@ -183,13 +201,16 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None) -> d
             n_up = len(ups)
             flat += ups
         row = (10 + i) * CARDS
-        flat += [row + card[u] for u in sd.in_play]
-        flat += [row + card[u] for u in sd.held]
+        in_play, held = sd.in_play, sd.held
+        if in_play:
+            flat += [row + card[u] for u in in_play]
+        if held:
+            flat += [row + card[u] for u in held]
         righteous = sd.side == "righteous"
-        seats16 += (1, int(i == seat), int(righteous), int(not righteous), sd.humility, sd.maturity, len(sd.hand),
-                    len(sd.deck), len(cz), len(cz) - len(tapped.intersection(cz)), n_up, len(sd.in_play),
-                    len(sd.held), len(sd.discard), int(i == turn_seat), int(i == decider))
-    seats16 += [0] * ((MAX_SEATS - n_seats) * len(SEAT_FIELDS))
+        pack_seat(buf, at, 1, i == seat, righteous, not righteous, sd.humility, sd.maturity, len(sd.hand),
+                  len(sd.deck), len(cz), len(cz) - len(tapped.intersection(cz)) if tapped else len(cz), n_up,
+                  len(in_play), len(held), len(sd.discard), i == turn_seat, i == decider)
+        at += _SEAT_ROW.size
     me = st.seats[seat]
     cz = me.cost_zone
     flat += [card[u] for u in me.hand]
@@ -200,67 +221,96 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None) -> d
     if st.field:
         flat += [16 * CARDS + card[u] for u in st.field]
     flat.append(_PHASE_AT[game.phase])
-    flat += [_HELD_AT[a] for a in st.abilities]
-    flat += [_CHARGED_AT[a] for a in st.charged]
-    buf = bytearray(_I8_SIZE)
+    if st.abilities:
+        flat += [_HELD_AT[a] for a in st.abilities]
+    if st.charged:
+        flat += [_CHARGED_AT[a] for a in st.charged]
     for i in flat:
         buf[i] += 1
-    counts = np.frombuffer(buf, np.int8)
-    cards = counts[:_TAIL].reshape(_COUNT_ROWS, CARDS)
 
     r, e = game.score
-    table = [st.round, game.settings.max_rounds if game.mode.has_round_limit else 0, turn_seat, r, e,
-             len(st.resisted), len(st.failed), len(st.evil_deck), st.team_level, int(st.ability_picks > 0),
-             int(st.clearing is not None), len(st.threats), len(st.stack), len(st.field)]
-    threats: list[int] = []
-    for t in st.threats[:THREAT_ROWS]:   # remaining: what resisting still takes (the target's Habituals may discount it)
-        target = st.seats[t.target]
-        discount = sum(defs[u].passive.resist_discount for u in target.in_play + target.held)
-        threats += (1, card[t.uid] + 1, t.target, 0 if t.by is None else t.by + 1, t.resistance, t.paid,
-                    max(0, t.resistance - discount - t.paid))
-    threats += [0] * ((THREAT_ROWS - min(THREAT_ROWS, len(st.threats))) * len(THREAT_FIELDS))
-    stack: list[int] = []
-    for item in st.stack[:STACK_ROWS]:
-        kind = item.kind
-        stack += (1, card[item.uid] + 1, _STACK_KIND[kind], item.controller, _plus1(item.to_seat),
-                  _plus1(item.boost) if kind == "boost" else 0, _plus1(item.threat) if kind == "threat" else 0)
-    stack += [0] * ((STACK_ROWS - min(STACK_ROWS, len(st.stack))) * len(STACK_FIELDS))
-    choice = [0] * len(CHOICE_FIELDS)
-    options = [0] * CHOICE_SLOTS
+    threats, stack = st.threats, st.stack
+    _TABLE_ROW.pack_into(buf, _AT["table"], st.round, game.settings.max_rounds if game.mode.has_round_limit else 0,
+                         turn_seat, r, e, len(st.resisted), len(st.failed), len(st.evil_deck), st.team_level,
+                         st.ability_picks > 0, st.clearing is not None, len(threats), len(stack), len(st.field))
+    if threats:
+        pack_row = _THREAT_ROW.pack_into
+        at = _AT["threats"]
+        seats = st.seats
+        for t in threats[:THREAT_ROWS]:   # remaining: what resisting still takes (the target's Habituals may discount it)
+            target = seats[t.target]
+            discount = 0
+            for u in target.in_play:
+                discount += defs[u].passive.resist_discount
+            for u in target.held:
+                discount += defs[u].passive.resist_discount
+            pack_row(buf, at, 1, card[t.uid] + 1, t.target, 0 if t.by is None else t.by + 1, t.resistance, t.paid,
+                     max(0, t.resistance - discount - t.paid))
+            at += _THREAT_ROW.size
+    if stack:
+        pack_row = _STACK_ROW.pack_into
+        at = _AT["stack"]
+        for item in stack[:STACK_ROWS]:
+            kind = item.kind
+            pack_row(buf, at, 1, card[item.uid] + 1, _STACK_KIND[kind], item.controller, _plus1(item.to_seat),
+                     _plus1(item.boost) if kind == "boost" else 0, _plus1(item.threat) if kind == "threat" else 0)
+            at += _STACK_ROW.size
     c = st.choice
     if c is not None and c.seat == seat:
-        choice[0:3] = (1, c.count, max(0, c.minimum))
-        if c.purpose in CHOICE_PURPOSES:
-            choice[3 + CHOICE_PURPOSES.index(c.purpose)] = 1
-        for i, u in enumerate(c.options[:CHOICE_SLOTS]):
-            options[i] = card[u] + 1
-    duel = [0] * len(DUEL_FIELDS)
-    duel_seats = [0] * (MAX_SEATS * len(DUEL_SEAT_FIELDS))
-    if st.duel is not None:
-        d = game.duel_view()  # type: ignore[attr-defined]
-        chain = d["chain"]
-        rc, ec = d["righteous_clock"], d["evil_clock"]
-        pend = d["reward_pending"]
-        duel = [1, chain["count"], _plus1(chain["target"]), _plus1(chain["last"]), int(chain["single_target"]),
-                d["failed_temptations_this_turn"], d["rewards_this_turn"], d["phase_plays"], d["boost_every"],
-                int(d["answering"]), int(rc is not None), int(ec is not None),
-                0 if ec is None else ec["righteous_turns_since"], d["evil_limit"], 0 if ec is None else ec["in_play"],
-                len(pend), int(bool(pend) and pend[0]["seat"] == seat)]
-        dom, disc = d["dominance"], d["next_discount"]
-        plays, streaks = d["plays_this_turn"], d["streaks"]
-        duel_seats = []
-        for i in range(n_seats):
-            duel_seats += (plays[i], streaks[i], dom.get(str(i), 0), disc.get(str(i), 0))
-        duel_seats += [0] * ((MAX_SEATS - n_seats) * len(DUEL_SEAT_FIELDS))
-    block = np.frombuffer(array("h", table + seats16 + threats + stack + choice + options + duel + duel_seats),
-                          np.int16)
+        _CHOICE_HEAD.pack_into(buf, _AT["choice"], 1, c.count, max(0, c.minimum))
+        pack_one = _ONE_I16.pack_into
+        purpose_at = _CHOICE_PURPOSE_AT.get(c.purpose)
+        if purpose_at is not None:
+            pack_one(buf, purpose_at, 1)
+        at = _AT["choice_options"]
+        for u in c.options[:CHOICE_SLOTS]:
+            pack_one(buf, at, card[u] + 1)
+            at += 2
+    d = st.duel
+    if d is not None:
+        _pack_duel(game, d, seat, buf)
+    counts = np.frombuffer(buf, np.int8, _I8_SIZE)
+    cards = counts[:_TAIL].reshape(_COUNT_ROWS, CARDS)
+    block = np.frombuffer(buf, np.int16, _I16_SIZE, _I16_AT)
     out = {"action_mask": mask, "phase": counts[_TAIL:_TAIL + len(PHASES)],
            "hand": cards[0], "cost_zone": cards[1:4], "face_up": cards[4:10], "habituals": cards[10:16],
-           "field": cards[16],
-           "abilities": counts[_TAIL + len(PHASES):].reshape(2, len(ABILITIES))}
+           "field": cards[16], "abilities": counts[_TAIL + len(PHASES):].reshape(2, len(ABILITIES))}
     for name, start, stop, shape in _I16_SLICES:
-        out[name] = block[start:stop].reshape(shape)
+        out[name] = block[start:stop] if len(shape) == 1 else block[start:stop].reshape(shape)
     return out
+
+
+def _pack_duel(game: Any, d: Any, seat: int, buf: bytearray) -> None:
+    """The duel's public bookkeeping (what ``duel_view`` shows) into ``buf``."""
+    lineup = game.lineup
+    evil = [i for i, ch in enumerate(lineup) if ch == "E"]
+    rc, ec = d.r_clock, d.e_clock
+    pend = d.reward_queue
+    chain = d.chain_count
+    limit = game.evil_limit()
+    _DUEL_ROW.pack_into(buf, _AT["duel"], 1, chain, _plus1(d.chain_target), _plus1(d.chain_last), not d.chain_mixed,
+                        d.failed_temptations, d.rewards, d.phase_plays, 3 + len(lineup) - len(evil), d.answering,
+                        rc is not None, ec is not None, 0 if ec is None else d.e_righteous_turns, limit,
+                        0 if ec is None else game.evil_habituals_in_play(), len(pend),
+                        bool(pend) and pend[0][0] == seat)
+    own = dict.fromkeys(evil, 0)   # D-DOM-1/2, as ``dominance``: C1 less per 3 own Evil Habituals that took hold
+    owner = game.owner
+    for sd in game.state.seats:
+        for u in sd.held:
+            o = owner[u]
+            if o in own:
+                own[o] += 1
+    dom = {i: n // 3 for i, n in own.items()}
+    at = _AT["duel_seats"]
+    pack_row = _DUEL_SEAT_ROW.pack_into
+    plays, streaks = d.plays, d.streak
+    for i in range(len(lineup)):
+        if i in dom:
+            extends = chain != 0 and (len(evil) == 1 or i != d.chain_last)   # D-COMBO-4, as duel_view
+            pack_row(buf, at, plays[i], streaks[i], dom[i], (chain if extends else 0) + dom[i])
+        else:
+            pack_row(buf, at, plays[i], streaks[i], 0, 0)
+        at += _DUEL_SEAT_ROW.size
 
 
 def action_mask_of(game: "Game", seat: int) -> np.ndarray:
