@@ -154,7 +154,7 @@ def test_websockets_from_a_foreign_origin_are_refused_unless_allowed(tmp_path: P
 # --------------------------------------------------------------------------- seeds
 def test_seeds_are_secret_128_bit_and_a_chosen_one_is_refused_between_people(tmp_path: Path) -> None:
     assert Game.new(mode="coop", lineup="RR", seed=2**127 + 5).state_id == 0   # the engine takes big seeds
-    with running(tmp_path, allow_chosen_seeds=False) as app:
+    with running(tmp_path, allow_chosen_seeds=False, limits=dataclasses.replace(ROOMY, bot_share=1.0)) as app:
         r = app.post("/api/games", json={"mode": "duel", "lineup": "ER", "seed": 1})
         assert (r.status_code, r.json()["code"]) == (400, "seed_not_allowed") and r.json()["message"]
         for ok in ({"mode": "duel", "lineup": "ER", "seed": 1, "bots": {"0": "random"}},   # people on one side

@@ -47,7 +47,8 @@ async def scenario(data_dir: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "christianity_game.server", "--host", "127.0.0.1", "--port", str(port),
          "--data-dir", str(data_dir), "--bot-delay", "0", "--log-level", "warning", "--rate", "2000",
-         "--burst", "2000", "--sync-bytes-per-message", "0", "--send-queue-bytes", str(QUEUE_BYTES)],
+         "--burst", "2000", "--sync-bytes-per-message", "0", "--bot-share", "1",
+         "--send-queue-bytes", str(QUEUE_BYTES)],
         stdout=log, stderr=log, env=env)
     clients: list[NonReader] = []
     try:

@@ -5,6 +5,7 @@ working; the online backup copies a live data folder."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import shutil
 import sqlite3
@@ -12,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from test_server_helpers import create, running, ws
+from test_server_helpers import ROOMY, create, running, ws
 from test_server_hostile import closed_with
 
 from christianity_game.server.__main__ import main as server_main
@@ -20,6 +21,7 @@ from christianity_game.server.store import DB_NAME, RUNNING_MARK
 
 SEED = 7
 PAGE = 4096
+FAST_BOTS = dataclasses.replace(ROOMY, bot_share=1.0)
 
 
 def play(app: Any, game: dict[str, Any], n: int) -> int:
@@ -93,7 +95,7 @@ def _corrupt_a_page_of(path: Path, victim: str, others: list[str]) -> int:
 
 def test_a_corrupted_page_marks_its_game_unavailable_and_the_rest_keep_working(tmp_path: Path,
                                                                                caplog: Any) -> None:
-    with running(tmp_path) as app:
+    with running(tmp_path, limits=FAST_BOTS) as app:   # the bots-only game runs at full speed
         others = [create(app, mode="coop", lineup="RR", seed=SEED, access={"1": "open"}) for _ in range(2)]
         victim = create(app, mode="coop", lineup="RR", seed=SEED, bots={"0": "random", "1": "random"})
         gid = victim["game_id"]
