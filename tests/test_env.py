@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, seed_test
 
 from christianity_game import Game, Settings
 from christianity_game.env import ACTION_COUNT, ActionContext, ChristianityEnv, decode, describe, encode, env
-from christianity_game.env.actions import ACTION_KEYS, CARD_IDS, block_sizes
+from christianity_game.env.actions import ACTION_KEYS, CARD_IDS, block_sizes, encode_legal
 from christianity_game.env.observation import action_mask_of, observation_from_view, observation_of
 
 TABLES = [("coop", "RR"), ("solo", "R"), ("duel", "ER"), ("duel", "EER")]
@@ -132,6 +132,22 @@ def test_a_masked_out_action_is_refused() -> None:
         e.step(illegal)
 
 
+def test_the_mask_is_read_only_and_kept_for_the_state() -> None:
+    """``observe`` hands out the mask of a state without a copy: read-only, so no agent can spoil it."""
+    e = env(mode="coop", lineup="RR")
+    e.reset(seed=4)
+    agent = e.agent_selection
+    first, again = e.observe(agent), e.observe(agent)
+    assert first["action_mask"] is again["action_mask"] and not first["action_mask"].flags.writeable
+    assert first["hand"] is not again["hand"]   # the other arrays are new for each observation
+    other = next(a for a in e.agents if a != agent)
+    assert not e.observe(other)["action_mask"].any()
+    with pytest.raises(ValueError):
+        first["action_mask"][0] = 1
+    e.step(int(np.flatnonzero(first["action_mask"])[0]))
+    assert e.observe(e.agent_selection)["action_mask"] is not first["action_mask"]
+
+
 # ---------------------------------------------------------------- the action space
 def test_action_space_is_fixed_and_names_no_uid() -> None:
     assert ACTION_COUNT == len(ACTION_KEYS) == sum(block_sizes().values())
@@ -150,6 +166,7 @@ def test_every_legal_action_of_2000_states_maps_to_a_distinct_index_and_back() -
         ctx = ActionContext.from_view(game.view(seat))
         assert ctx == ActionContext.from_game(game, seat)
         codes = [encode(a, ctx) for a in actions]
+        assert encode_legal(game, seat, actions) == codes   # the env's fast path
         assert len(set(codes)) == len(codes), [(a, describe(c)) for a, c in zip(actions, codes)]
         for a, c in zip(actions, codes):
             assert 0 <= c < ACTION_COUNT

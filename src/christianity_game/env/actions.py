@@ -30,7 +30,7 @@ view; :meth:`ActionContext.from_game` reads the same facts straight from a game,
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..cards import starter_set
 from ..engine.actions import (
@@ -327,3 +327,109 @@ def describe(index: int) -> str:
 def block_sizes() -> dict[str, int]:
     """How many indexes each kind of action takes (for the docs and the tests)."""
     return dict(Counter(k[0] for k in ACTION_KEYS))
+
+
+# ---------------------------------------------------------------- the fast path of the environment
+#: card index of each uid of a card table (``Game.defs``), kept for a few tables
+_UID_TABLES: dict[int, tuple[Any, list[int]]] = {}
+
+
+def uid_cards(game: "Game") -> list[int]:
+    """uid -> card index for the cards of ``game`` (shared by its clones, kept for a few tables;
+    ``KeyError`` for a card outside the starter set)."""
+    defs = game.defs
+    hit = _UID_TABLES.get(id(defs))
+    if hit is not None and hit[0] is defs and len(hit[1]) == len(defs):
+        return hit[1]
+    if len(_UID_TABLES) > 256:
+        _UID_TABLES.clear()
+    table = [CARD_INDEX[d.id] for d in defs]
+    _UID_TABLES[id(defs)] = (defs, table)
+    return table
+
+
+def _card_refs(game: "Game", seat: int) -> dict[int, tuple[str, int, int]]:
+    """uid -> (zone, card index, copy) of the seat's hand and face-up Cost Zone (as
+    :meth:`ActionContext.card_ref`)."""
+    card = uid_cards(game)
+    st = game.state
+    sd = st.seats[seat]
+    refs: dict[int, tuple[str, int, int]] = {}
+    seen: dict[int, int] = {}
+    for u in sd.hand:
+        k = card[u]
+        n = seen.get(k, 0)
+        refs[u] = ("hand", k, n)
+        seen[k] = n + 1
+    up = st.face_up
+    if up:
+        seen = {}
+        for u in sd.cost_zone:
+            if u in up:
+                k = card[u]
+                n = seen.get(k, 0)
+                refs[u] = ("cost_zone", k, n)
+                seen[k] = n + 1
+    return refs
+
+
+def _threat_ref(game: "Game", seat: int, uid: int) -> Key:
+    st = game.state
+    for i, t in enumerate(st.threats):
+        if t.uid == uid:
+            return ("threat", i)
+    return ("held", st.seats[seat].held.index(uid))   # ValueError: not covered
+
+
+_PLAIN: dict[type, Any] = {
+    Pass: lambda a: ("pass",),
+    TakeBoost: lambda a: ("boost", a.index, a.payer, a.to_seat),
+    UseAbility: lambda a: ("use", a.ability, a.to_seat),
+    BuyAbility: lambda a: ("buy", a.ability),
+    ChooseAbility: lambda a: ("pick", a.ability),
+    ChooseReward: lambda a: ("reward", a.reward, a.to_seat),
+}
+_PASS_INDEX = ACTION_INDEX[("pass",)]
+_CHOOSE_BASE = ACTION_INDEX[("choose", 0)]
+
+
+def encode_legal(game: "Game", seat: int, actions: Sequence[Action]) -> list[int]:
+    """``[encode(a, ActionContext.from_game(game, seat)) for a in actions]``, several times faster:
+    one lookup by action type, and the seat's cards and threats read only when an action names
+    one. Raises :class:`ActionNotCovered` where :func:`encode` would."""
+    out: list[int] = []
+    refs: dict[int, tuple[str, int, int]] | None = None
+    index = ACTION_INDEX
+    try:
+        for a in actions:
+            t = type(a)
+            if t is Pass:
+                out.append(_PASS_INDEX)
+                continue
+            plain = _PLAIN.get(t)
+            if plain is not None:
+                out.append(index[plain(a)])
+                continue
+            if type(a) is PlayCard:
+                if refs is None:
+                    refs = _card_refs(game, seat)
+                zone, card, copy = refs[a.card]
+                ref = None if a.threat is None else _threat_ref(game, seat, a.threat)
+                out.append(index[("play", zone, card, copy, ref, a.to_seat)])
+            elif type(a) is Resist:
+                out.append(index[("resist", _threat_ref(game, seat, a.threat), a.amount)])
+            elif type(a) is LayCostZone:
+                if refs is None:
+                    refs = _card_refs(game, seat)
+                zone, card, copy = refs[a.card]
+                out.append(index[("lay", card, copy)])
+            elif type(a) is Choose:
+                c = game.state.choice
+                slot = c.options.index(a.option) if c is not None and c.seat == seat else CHOICE_SLOTS
+                out.append(index[("choose", slot)])
+            else:
+                raise KeyError(t)
+    except (KeyError, ValueError, IndexError):
+        ctx = ActionContext.from_game(game, seat)   # the reference path, for its exact error
+        return [encode(a, ctx) for a in actions]
+    return out

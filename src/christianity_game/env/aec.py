@@ -18,12 +18,15 @@ from ..bots import Bot, make_bot
 from ..engine.actions import Action
 from ..engine.game import Game
 from ..engine.settings import Settings
-from .actions import ACTION_COUNT, MAX_SEATS, ActionContext, encode
+from .actions import ACTION_COUNT, MAX_SEATS, encode_legal
 from .observation import observation_of, observation_space
 
 #: The duel's turn cap when the settings give none (duels have no round limit, D-W-R).
 DEFAULT_DUEL_MAX_TURNS = 200
 TURN_CAP_REASON = "turn cap"
+#: The mask of a seat that has no decision now.
+_NO_ACTIONS = np.zeros(ACTION_COUNT, np.int8)
+_NO_ACTIONS.flags.writeable = False
 
 
 def agent_name(seat: int) -> str:
@@ -52,7 +55,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         settings = settings or Settings()
         if mode == "duel" and settings.max_turns == 0:
             settings = settings.updated({"max_turns": DEFAULT_DUEL_MAX_TURNS})
-        Game.new(mode=mode, lineup=lineup, seed=0, settings=settings)   # refuse a bad table now
+        Game.new(mode=mode, lineup=lineup, seed=0, settings=settings, log=False)   # refuse a bad table now
         if len(lineup) > MAX_SEATS:
             raise ValueError(f"the environment takes at most {MAX_SEATS} seats, not {len(lineup)}")
         self.bots_spec: dict[int, str | Bot] = dict(bots or {})
@@ -97,7 +100,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         else:
             game_seed = int(self._seeder.integers(0, 2**31 - 1))
         self.seed_used = game_seed
-        self.game = Game.new(mode=self.mode, lineup=self.lineup, seed=game_seed, settings=self.settings)
+        self.game = Game.new(mode=self.mode, lineup=self.lineup, seed=game_seed, settings=self.settings, log=False)
         self._bots = {seat: (make_bot(b, seed=game_seed * 7919 + seat) if isinstance(b, str) else b)
                       for seat, b in self.bots_spec.items()}
         self.agents = self.possible_agents[:]
@@ -134,26 +137,27 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         state_id = game.state_id
         if self._table is not None and self._table[0] == state_id:
             return self._table
-        mask = np.zeros(ACTION_COUNT, np.int8)
-        by_index: dict[int, Action] = {}
         pending = game.pending
-        seat = pending[0][0] if pending else -1
-        if pending:
-            ctx = ActionContext.from_game(game, seat)
-            for action in pending[0][1]:
-                i = encode(action, ctx)
-                assert i not in by_index, f"two legal actions share index {i}: {by_index[i]!r}, {action!r}"
-                by_index[i] = action
-                mask[i] = 1
+        if not pending:
+            self._table = (state_id, -1, {}, _NO_ACTIONS)
+            return self._table
+        seat, actions = pending[0]
+        codes = encode_legal(game, seat, actions)
+        by_index = dict(zip(codes, actions))
+        assert len(by_index) == len(actions), f"two legal actions share an index: {actions!r} -> {codes!r}"
+        mask = np.zeros(ACTION_COUNT, np.int8)
+        mask[codes] = 1
+        mask.flags.writeable = False   # handed out as it is, to every observe() of this state
         self._table = (state_id, seat, by_index, mask)
         return self._table
 
     def action_mask(self, agent: str) -> np.ndarray:
-        """The mask of legal indexes for ``agent`` (all zeros when it is not its decision)."""
+        """The mask of legal indexes for ``agent`` (all zeros when it is not its decision); a
+        read-only array, the same one for every call in one state."""
         state_id, seat, _, mask = self._decision()
         if seat == self.seat_of[agent]:
             return mask
-        return np.zeros(ACTION_COUNT, np.int8)
+        return _NO_ACTIONS
 
     def legal_action(self, index: int) -> Action:
         """The engine action behind ``index`` for the agent to act (``ValueError`` if masked out)."""
@@ -167,7 +171,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         assert game is not None
         seat = self.seat_of[agent]
-        return observation_of(game, seat, self.action_mask(agent).copy())
+        return observation_of(game, seat, self.action_mask(agent))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from gymnasium import spaces
 
-from .actions import ABILITIES, ACTION_COUNT, CARD_INDEX, CHOICE_SLOTS, MAX_SEATS, ActionContext, encode
+from .actions import ABILITIES, ACTION_COUNT, CARD_INDEX, CHOICE_SLOTS, MAX_SEATS, encode_legal, uid_cards
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -139,22 +139,6 @@ _PHASE_AT = {p: _TAIL + i for i, p in enumerate(PHASES)}
 _HELD_AT = {a: _TAIL + len(PHASES) + i for i, a in enumerate(ABILITIES)}
 _CHARGED_AT = {a: _TAIL + len(PHASES) + len(ABILITIES) + i for i, a in enumerate(ABILITIES)}
 _STACK_KIND = {k: i + 1 for i, k in enumerate(STACK_KINDS)}
-_UID_CARDS: dict[int, tuple[Any, list[int]]] = {}
-
-
-def uid_cards(game: "Game") -> list[int]:
-    """uid -> card index for the cards of ``game`` (shared by its clones, kept for a few tables)."""
-    defs = game.defs
-    hit = _UID_CARDS.get(id(defs))
-    if hit is not None and hit[0] is defs and len(hit[1]) == len(defs):
-        return hit[1]
-    if len(_UID_CARDS) > 256:
-        _UID_CARDS.clear()
-    table = [CARD_INDEX[d.id] for d in defs]
-    _UID_CARDS[id(defs)] = (defs, table)
-    return table
-
-
 _I16_AT = _I8_SIZE + (_I8_SIZE & 1)   # the int16 block follows the int8 counts, on an even byte
 _I16_SIZE = _I16_SLICES[-1][2]
 _BUF_SIZE = _I16_AT + 2 * _I16_SIZE
@@ -318,9 +302,7 @@ def action_mask_of(game: "Game", seat: int) -> np.ndarray:
     mask = np.zeros(ACTION_COUNT, np.int8)
     actions = game.legal_actions(seat)
     if actions:
-        ctx = ActionContext.from_game(game, seat)
-        for action in actions:
-            mask[encode(action, ctx)] = 1
+        mask[encode_legal(game, seat, actions)] = 1
     return mask
 
 
