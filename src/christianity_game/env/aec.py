@@ -81,7 +81,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         self.game: Game | None = None
         self.seed_used: int | None = None
         self._bots: dict[int, Bot] = {}
-        self._table: tuple[int, int, dict[int, Action], np.ndarray] | None = None
+        self._table: tuple[int, int, list[int], list[Action], np.ndarray] | None = None
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
@@ -130,8 +130,8 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ decisions
-    def _decision(self) -> tuple[int, int, dict[int, Action], np.ndarray]:
-        """(state_id, seat, index -> legal action, mask) of the decision the game waits for."""
+    def _decision(self) -> tuple[int, int, list[int], list[Action], np.ndarray]:
+        """(state_id, seat, indexes, legal actions, mask) of the decision the game waits for."""
         game = self.game
         assert game is not None
         state_id = game.state_id
@@ -139,39 +139,40 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
             return self._table
         pending = game.pending
         if not pending:
-            self._table = (state_id, -1, {}, _NO_ACTIONS)
+            self._table = (state_id, -1, [], [], _NO_ACTIONS)
             return self._table
         seat, actions = pending[0]
         codes = encode_legal(game, seat, actions)
-        by_index = dict(zip(codes, actions))
-        assert len(by_index) == len(actions), f"two legal actions share an index: {actions!r} -> {codes!r}"
-        mask = np.zeros(ACTION_COUNT, np.int8)
-        mask[codes] = 1
-        mask.flags.writeable = False   # handed out as it is, to every observe() of this state
-        self._table = (state_id, seat, by_index, mask)
+        assert len(set(codes)) == len(codes), f"two legal actions share an index: {actions!r} -> {codes!r}"
+        mask = bytearray(ACTION_COUNT)
+        for i in codes:
+            mask[i] = 1
+        # read-only (a view of bytes): handed out as it is to every observe() of this state
+        self._table = (state_id, seat, codes, actions, np.frombuffer(bytes(mask), np.int8))
         return self._table
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The mask of legal indexes for ``agent`` (all zeros when it is not its decision); a
         read-only array, the same one for every call in one state."""
-        state_id, seat, _, mask = self._decision()
+        _, seat, _, _, mask = self._decision()
         if seat == self.seat_of[agent]:
             return mask
         return _NO_ACTIONS
 
     def legal_action(self, index: int) -> Action:
         """The engine action behind ``index`` for the agent to act (``ValueError`` if masked out)."""
-        _, _, by_index, _ = self._decision()
+        _, _, codes, actions, _ = self._decision()
         try:
-            return by_index[int(index)]
-        except KeyError:
+            return actions[codes.index(int(index))]
+        except ValueError:
             raise ValueError(f"action {index} is not legal for {self.agent_selection} now") from None
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self.game
         assert game is not None
+        _, decider, _, _, mask = self._decision()
         seat = self.seat_of[agent]
-        return observation_of(game, seat, self.action_mask(agent))
+        return observation_of(game, seat, mask if seat == decider else _NO_ACTIONS, decider)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -142,6 +142,7 @@ _STACK_KIND = {k: i + 1 for i, k in enumerate(STACK_KINDS)}
 _I16_AT = _I8_SIZE + (_I8_SIZE & 1)   # the int16 block follows the int8 counts, on an even byte
 _I16_SIZE = _I16_SLICES[-1][2]
 _BUF_SIZE = _I16_AT + 2 * _I16_SIZE
+_I16_VIEWS = [(name, start, stop, shape if len(shape) > 1 else None) for name, start, stop, shape in _I16_SLICES]
 #: byte offset of each int16 array in an observation's buffer
 _AT = {name: _I16_AT + 2 * start for name, start, _stop, _shape in _I16_SLICES}
 _TABLE_ROW = struct.Struct(f"={len(TABLE_FIELDS)}h")
@@ -155,25 +156,26 @@ _ONE_I16 = struct.Struct("=h")
 _CHOICE_PURPOSE_AT = {p: _AT["choice"] + 2 * (3 + i) for i, p in enumerate(CHOICE_PURPOSES)}
 
 
-def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None) -> dict[str, np.ndarray]:
+def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None,
+                   decider: int | None = None) -> dict[str, np.ndarray]:
     """The observation ``seat`` gets in ``game`` (what :meth:`ChristianityEnv.observe` returns).
 
     Equal to ``encode_facts(facts_from_view(game.view(seat)), mask)`` (the tests check it, state
     after state) but read from the game directly, several times faster. It reads only what
     ``view(seat)`` shows: other seats' hands and face-down Cost Zone cards only as counts, no deck
     but its size, never the generator. Every array but the mask (used as it is) lies in one new
-    buffer of its own."""
+    buffer of its own. ``decider``: the seat the game waits for (-1: none), when the caller knows it."""
     if mask is None:
         mask = action_mask_of(game, seat)
     st = game.state
     card = uid_cards(game)
     defs = game.defs
     tapped, up = st.tapped, st.face_up
-    pending = game.pending if st.result is None else []
-    decider = pending[0][0] if pending else -1
+    if decider is None:
+        pending = game.pending if st.result is None else []
+        decider = pending[0][0] if pending else -1
     turn_seat = game.turn_seat
-    buf = bytearray(_BUF_SIZE)
-    flat: list[int] = []   # int8 counts: the indexes to count
+    buf = bytearray(_BUF_SIZE)   # int8 counts, then the int16 block
     pack_seat = _SEAT_ROW.pack_into
     at = _AT["seats"]
     for i, sd in enumerate(st.seats):
@@ -181,36 +183,38 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None) -> d
         n_up = 0
         if up:
             row = (4 + i) * CARDS
-            ups = [row + card[u] for u in cz if u in up]
-            n_up = len(ups)
-            flat += ups
+            for u in cz:
+                if u in up:
+                    buf[row + card[u]] += 1
+                    n_up += 1
         row = (10 + i) * CARDS
         in_play, held = sd.in_play, sd.held
-        if in_play:
-            flat += [row + card[u] for u in in_play]
-        if held:
-            flat += [row + card[u] for u in held]
+        for u in in_play:
+            buf[row + card[u]] += 1
+        for u in held:
+            buf[row + card[u]] += 1
         righteous = sd.side == "righteous"
         pack_seat(buf, at, 1, i == seat, righteous, not righteous, sd.humility, sd.maturity, len(sd.hand),
                   len(sd.deck), len(cz), len(cz) - len(tapped.intersection(cz)) if tapped else len(cz), n_up,
                   len(in_play), len(held), len(sd.discard), i == turn_seat, i == decider)
         at += _SEAT_ROW.size
     me = st.seats[seat]
-    cz = me.cost_zone
-    flat += [card[u] for u in me.hand]
-    flat += [CARDS + card[u] for u in cz]
-    flat += [2 * CARDS + card[u] for u in cz if u not in tapped]
-    if up:
-        flat += [3 * CARDS + card[u] for u in cz if u in up]
-    if st.field:
-        flat += [16 * CARDS + card[u] for u in st.field]
-    flat.append(_PHASE_AT[game.phase])
-    if st.abilities:
-        flat += [_HELD_AT[a] for a in st.abilities]
-    if st.charged:
-        flat += [_CHARGED_AT[a] for a in st.charged]
-    for i in flat:
-        buf[i] += 1
+    for u in me.hand:
+        buf[card[u]] += 1
+    for u in me.cost_zone:
+        k = card[u]
+        buf[CARDS + k] += 1
+        if u not in tapped:
+            buf[2 * CARDS + k] += 1
+        if u in up:
+            buf[3 * CARDS + k] += 1
+    for u in st.field:
+        buf[16 * CARDS + card[u]] += 1
+    buf[_PHASE_AT[game.phase]] = 1
+    for x in st.abilities:
+        buf[_HELD_AT[x]] += 1
+    for x in st.charged:
+        buf[_CHARGED_AT[x]] += 1
 
     r, e = game.score
     threats, stack = st.threats, st.stack
@@ -259,8 +263,8 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None) -> d
     out = {"action_mask": mask, "phase": counts[_TAIL:_TAIL + len(PHASES)],
            "hand": cards[0], "cost_zone": cards[1:4], "face_up": cards[4:10], "habituals": cards[10:16],
            "field": cards[16], "abilities": counts[_TAIL + len(PHASES):].reshape(2, len(ABILITIES))}
-    for name, start, stop, shape in _I16_SLICES:
-        out[name] = block[start:stop] if len(shape) == 1 else block[start:stop].reshape(shape)
+    for name, start, stop, shape in _I16_VIEWS:
+        out[name] = block[start:stop] if shape is None else block[start:stop].reshape(shape)
     return out
 
 
