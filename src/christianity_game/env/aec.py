@@ -73,6 +73,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         if not self.possible_agents:
             raise ValueError("every seat is a bot: leave at least one seat to an agent")
         self.seat_of = {agent_name(s): s for s in range(len(lineup))}
+        self._names = [agent_name(s) for s in range(len(lineup))]
         obs_space = observation_space()
         act_space = spaces.Discrete(ACTION_COUNT)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -189,7 +190,8 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
             game.apply(engine_action)
         else:
             game.apply_unchecked(engine_action)
-        self._play_bots()
+        if self._bots:
+            self._play_bots()
         self._after_move()
         self._accumulate_rewards()
 
@@ -218,7 +220,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         if result is None:
             pending = game.pending
             if pending:
-                self.agent_selection = agent_name(pending[0][0])
+                self.agent_selection = self._names[pending[0][0]]
                 return
             raise RuntimeError("the game waits for nobody and is not over")   # the engine contract
         capped = result.reason.startswith(TURN_CAP_REASON)

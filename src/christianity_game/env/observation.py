@@ -142,7 +142,10 @@ _STACK_KIND = {k: i + 1 for i, k in enumerate(STACK_KINDS)}
 _I16_AT = _I8_SIZE + (_I8_SIZE & 1)   # the int16 block follows the int8 counts, on an even byte
 _I16_SIZE = _I16_SLICES[-1][2]
 _BUF_SIZE = _I16_AT + 2 * _I16_SIZE
-_I16_VIEWS = [(name, start, stop, shape if len(shape) > 1 else None) for name, start, stop, shape in _I16_SLICES]
+_S = {name: slice(start, stop) for name, start, stop, _shape in _I16_SLICES}
+_SHAPE = {name: shape for name, _start, _stop, shape in _I16_SLICES}
+_PHASE_SLICE = slice(_TAIL, _TAIL + len(PHASES))
+_ABILITIES_SLICE = slice(_TAIL + len(PHASES), _I8_SIZE)
 #: byte offset of each int16 array in an observation's buffer
 _AT = {name: _I16_AT + 2 * start for name, start, _stop, _shape in _I16_SLICES}
 _TABLE_ROW = struct.Struct(f"={len(TABLE_FIELDS)}h")
@@ -153,6 +156,9 @@ _CHOICE_HEAD = struct.Struct("=3h")
 _DUEL_ROW = struct.Struct(f"={len(DUEL_FIELDS)}h")
 _DUEL_SEAT_ROW = struct.Struct(f"={len(DUEL_SEAT_FIELDS)}h")
 _ONE_I16 = struct.Struct("=h")
+_SEATS_AT, _TABLE_AT = _AT["seats"], _AT["table"]
+_SEAT_ROW_SIZE = _SEAT_ROW.size
+_UNTAPPED_AT, _UP_AT, _FIELD_AT = 2 * CARDS, 3 * CARDS, 16 * CARDS
 _CHOICE_PURPOSE_AT = {p: _AT["choice"] + 2 * (3 + i) for i, p in enumerate(CHOICE_PURPOSES)}
 
 
@@ -177,7 +183,8 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None,
     turn_seat = game.turn_seat
     buf = bytearray(_BUF_SIZE)   # int8 counts, then the int16 block
     pack_seat = _SEAT_ROW.pack_into
-    at = _AT["seats"]
+    at = _SEATS_AT
+    maturity = held_total = 0   # for the score (D-SCORE, as ``Game.score``)
     for i, sd in enumerate(st.seats):
         cz = sd.cost_zone
         n_up = 0
@@ -194,10 +201,13 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None,
         for u in held:
             buf[row + card[u]] += 1
         righteous = sd.side == "righteous"
+        if righteous:
+            maturity += sd.maturity
+        held_total += len(held)
         pack_seat(buf, at, 1, i == seat, righteous, not righteous, sd.humility, sd.maturity, len(sd.hand),
                   len(sd.deck), len(cz), len(cz) - len(tapped.intersection(cz)) if tapped else len(cz), n_up,
                   len(in_play), len(held), len(sd.discard), i == turn_seat, i == decider)
-        at += _SEAT_ROW.size
+        at += _SEAT_ROW_SIZE
     me = st.seats[seat]
     for u in me.hand:
         buf[card[u]] += 1
@@ -205,22 +215,22 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None,
         k = card[u]
         buf[CARDS + k] += 1
         if u not in tapped:
-            buf[2 * CARDS + k] += 1
+            buf[_UNTAPPED_AT + k] += 1
         if u in up:
-            buf[3 * CARDS + k] += 1
+            buf[_UP_AT + k] += 1
     for u in st.field:
-        buf[16 * CARDS + card[u]] += 1
+        buf[_FIELD_AT + card[u]] += 1
     buf[_PHASE_AT[game.phase]] = 1
     for x in st.abilities:
         buf[_HELD_AT[x]] += 1
     for x in st.charged:
         buf[_CHARGED_AT[x]] += 1
 
-    r, e = game.score
-    threats, stack = st.threats, st.stack
-    _TABLE_ROW.pack_into(buf, _AT["table"], st.round, game.settings.max_rounds if game.mode.has_round_limit else 0,
-                         turn_seat, r, e, len(st.resisted), len(st.failed), len(st.evil_deck), st.team_level,
-                         st.ability_picks > 0, st.clearing is not None, len(threats), len(stack), len(st.field))
+    threats, stack, field = st.threats, st.stack, st.field
+    _TABLE_ROW.pack_into(buf, _TABLE_AT, st.round, game.settings.max_rounds if game.mode.has_round_limit else 0,
+                         turn_seat, maturity * 5 + st.resisted_total, st.failed_total + (len(field) + held_total) * 5,
+                         len(st.resisted), len(st.failed), len(st.evil_deck), st.team_level,
+                         st.ability_picks > 0, st.clearing is not None, len(threats), len(stack), len(field))
     if threats:
         pack_row = _THREAT_ROW.pack_into
         at = _AT["threats"]
@@ -260,12 +270,15 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None,
     counts = np.frombuffer(buf, np.int8, _I8_SIZE)
     cards = counts[:_TAIL].reshape(_COUNT_ROWS, CARDS)
     block = np.frombuffer(buf, np.int16, _I16_SIZE, _I16_AT)
-    out = {"action_mask": mask, "phase": counts[_TAIL:_TAIL + len(PHASES)],
-           "hand": cards[0], "cost_zone": cards[1:4], "face_up": cards[4:10], "habituals": cards[10:16],
-           "field": cards[16], "abilities": counts[_TAIL + len(PHASES):].reshape(2, len(ABILITIES))}
-    for name, start, stop, shape in _I16_VIEWS:
-        out[name] = block[start:stop] if shape is None else block[start:stop].reshape(shape)
-    return out
+    return {"action_mask": mask, "phase": counts[_PHASE_SLICE],
+            "table": block[_S["table"]], "seats": block[_S["seats"]].reshape(_SHAPE["seats"]),
+            "hand": cards[0], "cost_zone": cards[1:4], "face_up": cards[4:10], "habituals": cards[10:16],
+            "field": cards[16],
+            "threats": block[_S["threats"]].reshape(_SHAPE["threats"]),
+            "stack": block[_S["stack"]].reshape(_SHAPE["stack"]),
+            "abilities": counts[_ABILITIES_SLICE].reshape(2, len(ABILITIES)),
+            "choice": block[_S["choice"]], "choice_options": block[_S["choice_options"]],
+            "duel": block[_S["duel"]], "duel_seats": block[_S["duel_seats"]].reshape(_SHAPE["duel_seats"])}
 
 
 def _pack_duel(game: Any, d: Any, seat: int, buf: bytearray) -> None:
