@@ -370,6 +370,8 @@ def test_a_manual_adjustment_between_people_waits_for_the_other_side(tmp_path: P
             assert snapshot(app, game) == before   # nothing applied yet
             again = good.act(tr, view["state_id"], adjust)
             assert again["code"] == "adjust_pending"
+            bad = evil.act(te, view["state_id"], {"type": "AdjustBadge", "badge": "maturity", "value": 99})
+            assert bad["code"] == "illegal_action" and bad["reason"]   # the engine refuses it: no request
             good.send({"type": "adjust_answer", "token": tr, "request": req["request"], "accept": True})
             assert good.recv()["code"] == "not_your_request"
             spec.send({"type": "adjust_answer", "token": ts, "request": req["request"], "accept": True})

@@ -1298,6 +1298,11 @@ class GameServer:
             conn.error("adjust_pending", "this seat already has an adjustment request waiting for an answer", ref,
                        room.game.state_id)
             return
+        try:   # what the engine would refuse is refused now, not after the other side said yes
+            room.game.clone().apply(action)
+        except IllegalAction as exc:
+            conn.error("illegal_action", exc.message, ref, room.game.state_id, exc.code)
+            return
         req = AdjustReq(room.next_request, action.seat, action, room.answerers(action.seat))
         room.next_request += 1
         room.requests[req.id] = req
