@@ -373,16 +373,22 @@ def _card_refs(game: "Game", seat: int) -> dict[int, tuple[str, int, int]]:
     return refs
 
 
+def _threat_slot(game: "Game", seat: int, uid: int) -> int:
+    """The index block of resisting threat ``uid`` (``("resist", ref, 0)``), as :meth:`ActionContext.threat_ref`."""
+    for i, t in enumerate(game.state.threats):
+        if t.uid == uid:
+            return _RESIST_AT[i]
+    return _RESIST_AT[THREAT_SLOTS + game.state.seats[seat].held.index(uid)]   # ValueError: not covered
+
+
 def _threat_ref(game: "Game", seat: int, uid: int) -> Key:
-    st = game.state
-    for i, t in enumerate(st.threats):
+    for i, t in enumerate(game.state.threats):
         if t.uid == uid:
             return ("threat", i)
-    return ("held", st.seats[seat].held.index(uid))   # ValueError: not covered
+    return ("held", game.state.seats[seat].held.index(uid))   # ValueError: not covered
 
 
 _PLAIN: dict[type, Any] = {
-    Pass: lambda a: ("pass",),
     TakeBoost: lambda a: ("boost", a.index, a.payer, a.to_seat),
     UseAbility: lambda a: ("use", a.ability, a.to_seat),
     BuyAbility: lambda a: ("buy", a.ability),
@@ -390,45 +396,55 @@ _PLAIN: dict[type, Any] = {
     ChooseReward: lambda a: ("reward", a.reward, a.to_seat),
 }
 _PASS_INDEX = ACTION_INDEX[("pass",)]
-_CHOOSE_BASE = ACTION_INDEX[("choose", 0)]
+#: first index of each contiguous block: choose slots, the copies of a card to lay, the amounts to
+#: resist a threat slot (slots 0..THREAT_SLOTS-1) or a held slot (THREAT_SLOTS + h) with
+_CHOOSE_AT = ACTION_INDEX[("choose", 0)]
+_LAY_AT = [ACTION_INDEX[("lay", k, 0)] for k in range(len(CARD_IDS))]
+_RESIST_AT = [ACTION_INDEX[("resist", ("threat", t), 0)] for t in range(THREAT_SLOTS)] + \
+             [ACTION_INDEX[("resist", ("held", h), 0)] for h in range(HELD_SLOTS)]
 
 
 def encode_legal(game: "Game", seat: int, actions: Sequence[Action]) -> list[int]:
     """``[encode(a, ActionContext.from_game(game, seat)) for a in actions]``, several times faster:
-    one lookup by action type, and the seat's cards and threats read only when an action names
-    one. Raises :class:`ActionNotCovered` where :func:`encode` would."""
+    one lookup by action type, contiguous blocks by arithmetic, and the seat's cards and threats
+    read only when an action names one. Raises :class:`ActionNotCovered` where :func:`encode` would."""
     out: list[int] = []
     refs: dict[int, tuple[str, int, int]] | None = None
+    resist_at: dict[int, int] = {}
     index = ACTION_INDEX
     try:
         for a in actions:
             t = type(a)
             if t is Pass:
                 out.append(_PASS_INDEX)
-                continue
-            plain = _PLAIN.get(t)
-            if plain is not None:
-                out.append(index[plain(a)])
-                continue
-            if type(a) is PlayCard:
+            elif type(a) is Choose:
+                c = game.state.choice
+                slot = c.options.index(a.option) if c is not None and c.seat == seat else CHOICE_SLOTS
+                if slot >= CHOICE_SLOTS:
+                    raise KeyError(slot)
+                out.append(_CHOOSE_AT + slot)
+            elif type(a) is Resist:
+                at = resist_at.get(a.threat)
+                if at is None:
+                    at = resist_at[a.threat] = _threat_slot(game, seat, a.threat)
+                if not 0 <= a.amount <= MAX_AMOUNT:
+                    raise KeyError(a.amount)
+                out.append(at + a.amount)
+            elif type(a) is LayCostZone:
+                if refs is None:
+                    refs = _card_refs(game, seat)
+                _zone, card, copy = refs[a.card]
+                if copy >= COPIES[CARD_IDS[card]]:
+                    raise KeyError(copy)
+                out.append(_LAY_AT[card] + copy)
+            elif type(a) is PlayCard:
                 if refs is None:
                     refs = _card_refs(game, seat)
                 zone, card, copy = refs[a.card]
                 ref = None if a.threat is None else _threat_ref(game, seat, a.threat)
                 out.append(index[("play", zone, card, copy, ref, a.to_seat)])
-            elif type(a) is Resist:
-                out.append(index[("resist", _threat_ref(game, seat, a.threat), a.amount)])
-            elif type(a) is LayCostZone:
-                if refs is None:
-                    refs = _card_refs(game, seat)
-                zone, card, copy = refs[a.card]
-                out.append(index[("lay", card, copy)])
-            elif type(a) is Choose:
-                c = game.state.choice
-                slot = c.options.index(a.option) if c is not None and c.seat == seat else CHOICE_SLOTS
-                out.append(index[("choose", slot)])
             else:
-                raise KeyError(t)
+                out.append(index[_PLAIN[t](a)])
     except (KeyError, ValueError, IndexError):
         ctx = ActionContext.from_game(game, seat)   # the reference path, for its exact error
         return [encode(a, ctx) for a in actions]
