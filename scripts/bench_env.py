@@ -14,9 +14,11 @@
   ``np.flatnonzero(mask.view(bool))`` gives: the same indexes as ``np.flatnonzero(mask)``,
   which scans the int8 mask several times slower (the ``int8 agent`` column times that one).
 
-Whole games are played until the time budget is spent; each figure is the median of
-``--repeats`` runs, the loops interleaved so that a busy spell hits both alike. One core,
-one process. The load average is printed: read the ratio against it.
+Whole games are played; within a repeat the four kinds take turns in ``--slices`` short slices
+(the same game seeds for each kind in one turn) until each has run ``--seconds``, so that a busy
+spell of the machine hits all of them alike. Each ratio is taken within a repeat; the figures
+are medians of ``--repeats`` repeats. One core, one process. The load average is printed: read
+the ratio against it.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ def settings_for(mode: str) -> Settings:
     return Settings(max_turns=200) if mode == "duel" else Settings()
 
 
-def engine_run(mode: str, lineup: str, budget_s: float, seed: int) -> float:
-    """Microseconds per engine action of random play."""
+def engine_run(mode: str, lineup: str, budget_s: float, seed: int) -> tuple[float, int]:
+    """Whole games of the engine's random play until ``budget_s`` is spent: (seconds, actions)."""
     rnd = random.Random(seed)
     settings = settings_for(mode)
     actions = 0
@@ -60,14 +62,13 @@ def engine_run(mode: str, lineup: str, budget_s: float, seed: int) -> float:
             n += 1
         spent += clock() - t0
         actions += n
-    return spent / actions * 1e6
+    return spent, actions
 
 
-def env_run(mode: str, lineup: str, budget_s: float, seed: int, checked: bool, bool_view: bool = True) -> float:
-    """Microseconds per agent step of the environment, random masked actions (``bool_view``: the
-    agent scans the mask as bool, else as the int8 array it is)."""
+def env_run(env: ChristianityEnv, budget_s: float, seed: int, bool_view: bool = True) -> tuple[float, int]:
+    """Whole games of random masked agent steps until ``budget_s`` is spent: (seconds, steps).
+    ``bool_view``: the agent scans the mask as bool, else as the int8 array it is."""
     rnd = random.Random(seed)   # the same generator as the engine side's random play
-    env = ChristianityEnv(mode=mode, lineup=lineup, settings=settings_for(mode), checked=checked)
     steps = 0
     spent = 0.0
     g = 0
@@ -88,13 +89,40 @@ def env_run(mode: str, lineup: str, budget_s: float, seed: int, checked: bool, b
             n += 1
         spent += clock() - t0
         steps += n
-    return spent / steps * 1e6
+    return spent, steps
+
+
+KINDS = ("engine", "env", "env_unchecked", "env_int8")
+
+
+def one_repeat(mode: str, lineup: str, seconds: float, seed: int, slices: int) -> dict[str, float]:
+    """Microseconds per action of each kind, the kinds taking turns in short slices until each
+    has run ``seconds``: a busy spell of the machine falls on all of them alike."""
+    settings = settings_for(mode)
+    envs = {"env": ChristianityEnv(mode=mode, lineup=lineup, settings=settings),
+            "env_unchecked": ChristianityEnv(mode=mode, lineup=lineup, settings=settings, checked=False),
+            "env_int8": ChristianityEnv(mode=mode, lineup=lineup, settings=settings)}
+    totals = {k: [0.0, 0] for k in KINDS}
+    piece = seconds / slices
+    turn = 0
+    while min(t[0] for t in totals.values()) < seconds:
+        chunk_seed = seed + 10_000 * turn   # the same games for every kind in one turn
+        turn += 1
+        for kind in KINDS:
+            if kind == "engine":
+                spent, n = engine_run(mode, lineup, piece, chunk_seed)
+            else:
+                spent, n = env_run(envs[kind], piece, chunk_seed, bool_view=kind != "env_int8")
+            totals[kind][0] += spent
+            totals[kind][1] += int(n)
+    return {k: t[0] / t[1] * 1e6 for k, t in totals.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", default="coop:RR,solo:R,duel:ER", help="mode:lineup, comma-separated")
-    ap.add_argument("--seconds", type=float, default=2.0, help="time budget of each loop in each repeat")
+    ap.add_argument("--seconds", type=float, default=2.0, help="time of each kind in each repeat")
+    ap.add_argument("--slices", type=int, default=8, help="turns the kinds take within a repeat")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
@@ -106,25 +134,16 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(head))
     for spec in args.tables.split(","):
         mode, lineup = spec.split(":")
-        engine_run(mode, lineup, 0.3, args.seed + 99)   # warm-up
-        env_run(mode, lineup, 0.3, args.seed + 99, True)
-        runs: dict[str, list[float]] = {"engine": [], "env": [], "env_unchecked": [], "env_int8": []}
-        per = args.seconds
-        for r in range(args.repeats):
-            seed = args.seed + 1000 * r
-            runs["engine"].append(engine_run(mode, lineup, per, seed))
-            runs["env"].append(env_run(mode, lineup, per, seed, True))
-            runs["env_unchecked"].append(env_run(mode, lineup, per, seed, False))
-            runs["env_int8"].append(env_run(mode, lineup, per, seed, True, bool_view=False))
-        eng = statistics.median(runs["engine"])
-        chk = statistics.median(runs["env"])
-        unc = statistics.median(runs["env_unchecked"])
-        i8 = statistics.median(runs["env_int8"])
-        print(f"{mode + ' ' + lineup:<9} {eng:>13.1f} {chk:>11.1f} {chk / eng:>5.2f}x {unc:>13.1f} "
-              f"{unc / eng:>5.2f}x {i8:>10.1f} {i8 / eng:>5.2f}x {1e6 / chk:>11.0f}")
+        one_repeat(mode, lineup, 0.2, args.seed + 99, 2)   # warm-up
+        reps = [one_repeat(mode, lineup, args.seconds, args.seed + 1000 * r, args.slices) for r in range(args.repeats)]
+        us = {k: statistics.median(r[k] for r in reps) for k in KINDS}
+        ratio = {k: statistics.median(r[k] / r["engine"] for r in reps) for k in KINDS}
+        print(f"{mode + ' ' + lineup:<9} {us['engine']:>13.1f} {us['env']:>11.1f} {ratio['env']:>5.2f}x "
+              f"{us['env_unchecked']:>13.1f} {ratio['env_unchecked']:>5.2f}x {us['env_int8']:>10.1f} "
+              f"{ratio['env_int8']:>5.2f}x {1e6 / us['env']:>11.0f}")
     print("load average after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print("ratio: env agent step (last() + masked random index + step()) / engine random action "
-          "(pending + choice + apply_unchecked); median of the repeats")
+          "(pending + choice + apply_unchecked), within each repeat; medians of the repeats")
     print("both sides play games made with log=False (no event log, as the env makes them); "
           "the agent finds its legal indexes with np.flatnonzero(mask.view(bool)), "
           "'int8 agent' with np.flatnonzero(mask) (checked apply)")
