@@ -4,7 +4,9 @@
 :class:`SeatView` objects instead of ``Game.view`` dicts (issue 9, "views that cost little"): for each cell the
 ``SimResult`` JSON of :func:`christianity_game.sim.simulate.simulate` and a digest of every game's
 action list. ``test_seatview.py`` plays the same grid and compares, so the bots must choose exactly
-the same actions as before. Regenerate only for a deliberate change of the rules or the bots::
+the same actions as before. Re-recorded once since, when the rules-2 generator became SHAKE-256 (a
+change of rules 2 before any release; the seat-view path had been shown equal to the dict path on
+the earlier recording). Regenerate only for a deliberate change of the rules or the bots::
 
     .venv/bin/python tests/heuristic_grid.py --write
 """

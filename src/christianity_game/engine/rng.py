@@ -6,8 +6,8 @@ neither touches module-level ``random``:
 
 * :class:`Rng`, splitmix64: fast, for bots, search and simulations, and the game generator of
   rules version 1 (records played under it replay with it).
-* :class:`SecureRng`, BLAKE2b in counter mode keyed by the seed: the game generator from rules
-  version 2. What a player sees of its output (shuffles, random discards) does not let them work
+* :class:`SecureRng`, SHAKE-256 in counter mode keyed by a key derived from the seed: the game
+  generator from rules version 2. What a player sees of its output (shuffles, random discards) does not let them work
   out its state or seed in any practical time, unlike splitmix64, whose outputs give its state
   away; with a 128-bit seed (the server draws one from ``secrets``) there is nothing to guess.
 """
@@ -15,6 +15,7 @@ neither touches module-level ``random``:
 from __future__ import annotations
 
 import hashlib
+import struct
 from typing import MutableSequence, TypeVar
 
 T = TypeVar("T")
@@ -54,14 +55,15 @@ class Rng:
 
 
 _KEY_BITS = 256
-_WORDS_PER_BLOCK = 8   # one BLAKE2b-512 digest gives eight 64-bit words
+_BLOCK_WORDS = 256   # one SHAKE-256 call gives 256 words (2 KiB): a hash per 256 draws, not per draw
+_UNPACK = struct.Struct(f">{_BLOCK_WORDS}Q").unpack
 
 
 class SecureRng(Rng):
-    """BLAKE2b-512 keyed by a 256-bit key derived from the seed, in counter mode.
+    """SHAKE-256 of a 256-bit key derived from the seed and a block number, in counter mode.
 
     ``state`` packs the key and the number of 64-bit words used so far: ``key << 64 | used``.
-    Word ``k`` is word ``k % 8`` of ``BLAKE2b(key, block k // 8)``; the current block's digest is a
+    Word ``k`` is word ``k % 256`` of ``SHAKE-256(key, block k // 256)``; the current block is a
     cache, never part of the state.
     """
 
@@ -84,19 +86,19 @@ class SecureRng(Rng):
         self.state = state
         self._key = (state >> 64).to_bytes(_KEY_BITS // 8, "big")
         self._block_no = -1
-        self._block = b""
+        self._block: tuple[int, ...] = ()
 
     def __repr__(self) -> str:
         return "<SecureRng>"
 
     def next64(self) -> int:
         used = self.state & _MASK
-        block_no, word = divmod(used, _WORDS_PER_BLOCK)
+        block_no = used // _BLOCK_WORDS
         if block_no != self._block_no:
-            self._block = hashlib.blake2b(block_no.to_bytes(8, "big"), key=self._key).digest()
+            self._block = _UNPACK(hashlib.shake_256(self._key + block_no.to_bytes(8, "big")).digest(_BLOCK_WORDS * 8))
             self._block_no = block_no
         self.state += 1
-        return int.from_bytes(self._block[word * 8:word * 8 + 8], "big")
+        return self._block[used % _BLOCK_WORDS]
 
     def copy(self) -> "SecureRng":
         rng = SecureRng.__new__(SecureRng)

@@ -22,7 +22,7 @@ RULES_PLAYED: tuple[int, ...] = (1, 2)
 #: What each rules version changed (the changelog's summary, newest last).
 RULES_HISTORY: dict[int, str] = {
     1: "The rules as first implemented: co-op, solo and the beta duel (records of format 1 and 2).",
-    2: "The game's generator cannot be worked out from what players see (BLAKE2b, any seed size); duel: "
+    2: "The game's generator cannot be worked out from what players see (SHAKE-256 keyed by the seed, any seed size); duel: "
        "Evil may interrupt in a Righteous Draw phase before the Cost Zone is laid (Z-5, D-INT-1); a failed "
        "Temptation voids every Righteous seat's clean streak that turn (D-MB-2); the special reward's "
        "'destroy' is offered on every 5th reward (D-MR-5, hides what Righteous hands hold); a position's "
