@@ -83,6 +83,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         self.seed_used: int | None = None
         self._bots: dict[int, Bot] = {}
         self._table: tuple[int, int, list[int], list[Action], np.ndarray] | None = None
+        self._pending: tuple[int, list[tuple[int, list[Action]]]] | None = None
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
@@ -111,6 +112,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._table = None
+        self._pending = None
         self._play_bots()
         self._after_move()
 
@@ -135,10 +137,11 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         """(state_id, seat, indexes, legal actions, mask) of the decision the game waits for."""
         game = self.game
         assert game is not None
-        state_id = game.state_id
+        state_id = game.state.state_id
         if self._table is not None and self._table[0] == state_id:
             return self._table
-        pending = game.pending
+        seen = self._pending
+        pending = seen[1] if seen is not None and seen[0] == state_id else game.pending
         if not pending:
             self._table = (state_id, -1, [], [], _NO_ACTIONS)
             return self._table
@@ -219,6 +222,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         result = game.result
         if result is None:
             pending = game.pending
+            self._pending = (game.state.state_id, pending)   # for _decision
             if pending:
                 self.agent_selection = self._names[pending[0][0]]
                 return
