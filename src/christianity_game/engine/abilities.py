@@ -11,7 +11,7 @@ from .actions import (
     Action,
     UseAbility,
 )
-from .base import ONCE_PER_LEVEL
+from .numbers import ONCE_PER_LEVEL
 from .costs import CostZoneRules
 from .state import Choice
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..cards.model import Effect
 from .abilities import AbilityRules
-from .base import MAX_HUMILITY, MAX_MATURITY, ONCE_PER_LEVEL
+from .numbers import MAX_HUMILITY, MAX_MATURITY, ONCE_PER_LEVEL
 from .state import Choice, Ctx
 
 

@@ -19,33 +19,18 @@ DECISION A-2: high tier 11, low tier 7).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable, Self
 
 from ..cards.loader import CardSet
 from ..cards.model import CardDef
 from .events import Event
+from .numbers import ABILITIES, ABILITY_PRICE, HIGH_TIER, MAX_HUMILITY, MAX_MATURITY, ONCE_PER_LEVEL, REVEALING
 from .settings import Settings
 from .state import PHASE_OF_STEP, State
 
 if TYPE_CHECKING:
     from .actions import Action
     from .modes import Mode
-
-# A-1: the eight Maturity Abilities. A-2 (DECISION): high tier costs 11, low tier 7.
-ABILITIES: tuple[str, ...] = (
-    "benevolence", "brotherly_love", "restoration", "deliverance", "vibrancy", "cost_zone_power", "speed",
-    "foresight",
-)
-HIGH_TIER = frozenset({"deliverance", "restoration", "benevolence", "foresight"})
-ABILITY_PRICE = {a: (11 if a in HIGH_TIER else 7) for a in ABILITIES}
-ONCE_PER_LEVEL = ("restoration", "deliverance")   # A-4
-MAX_HUMILITY = 10   # S-7
-#: event kinds that show someone a card that was hidden: an action followed by one cannot be undone
-REVEALING = frozenset({"drew", "revealed", "flipped", "found", "searched", "reshuffled", "restored",
-                       "cost_zone_added", "cost_zone_power", "replaced", "threat_played", "evil_deck_refilled",
-                       "destroyed"})
-MAX_MATURITY = 3    # S-1
-
 
 @dataclass(frozen=True, slots=True)
 class Result:
@@ -222,10 +207,27 @@ class GameBase:
         """Shuffle and deal the opening Cost Zones and hands (``game.Game._deal``)."""
         raise NotImplementedError
 
+    def _after_position(self) -> None:
+        """Hook: a mode's own set-up after a position is built (``duel.DuelRules``)."""
+
     def legal_actions(self, seat: int) -> list["Action"]:
         """Every action ``seat`` may take now (``game.Game.legal_actions``)."""
         raise NotImplementedError
 
     def pinned_cards(self) -> dict[str, Any]:
         """The card definitions this game uses, for its record (``game.Game.pinned_cards``)."""
+        raise NotImplementedError
+
+    @classmethod
+    def _blank(cls, mode: str, lineup: str, seed: int, settings: Settings | None, card_set: CardSet | None,
+               extra_deck_texts: Iterable[tuple[str, str]], rules: int | None = None) -> Self:
+        """An empty game of a mode and line-up, before the deal (``game.Game._blank``)."""
+        raise NotImplementedError
+
+    def clone(self) -> Self:
+        """A fast independent copy (``game.Game.clone``)."""
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``game.Game.view``)."""
         raise NotImplementedError

@@ -30,12 +30,14 @@ playing forward, not for records.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .rng import Rng
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .table import TableRules
+
+G = TypeVar("G", bound="TableRules")
 
 
 def shown_uids(view: dict[str, Any]) -> set[int]:
@@ -59,7 +61,7 @@ def shown_uids(view: dict[str, Any]) -> set[int]:
     return out
 
 
-def hidden_places(game: "Game", seat: int | None) -> list[tuple[list[int], int]]:
+def hidden_places(game: "TableRules", seat: int | None) -> list[tuple[list[int], int]]:
     """Every place holding a card that ``seat`` cannot see, as (zone list, index) pairs.
 
     The hidden zones are other seats' hands and face-down Cost Zone cards, every deck and the co-op
@@ -86,7 +88,7 @@ def hidden_places(game: "Game", seat: int | None) -> list[tuple[list[int], int]]
             if u not in seen and not (face_down and u in face_up)]
 
 
-def determinize(game: "Game", seat: int | None, rng: Rng) -> "Game":
+def determinize(game: G, seat: int | None, rng: Rng) -> G:
     """A clone of ``game`` with everything ``seat`` cannot see re-dealt from ``rng`` (see module doc).
 
     ``rng`` is the caller's generator (a bot's); it is advanced. The clone's own generator is

@@ -536,8 +536,30 @@ class DuelRules(FlowRules):
         for sd in self.state.seats:
             sd.levels_this_turn = 0
         sd = self.state.seats[seat]
+        if self.rules >= 3 and sd.side == "evil" and not sd.deck:
+            self._refill_evil_seat(seat)
         if self.settings.humility_rollover and sd.humility >= 10 and sd.maturity < 3:
             self._check_rollover(seat)   # S-6/S-7: a level-up that had to wait at 10
+
+    def _refill_evil_seat(self, seat: int) -> None:
+        """DECISION (rules 3): an Evil seat that starts its turn with an empty deck shuffles the
+        cards it played that lie in the Resisted and Failed piles into a new deck. Only at the start
+        of its own turn, so a reward loop cannot feed on it within a turn; the stalemate score
+        counts every card that ever entered a pile, so it does not drop (rules 1 and 2: an empty
+        Evil deck stayed empty)."""
+        st = self.state
+        own = self.owner
+        cards = [u for u in st.resisted + st.failed if own[u] == seat]
+        if not cards:
+            return
+        mine = set(cards)
+        st.resisted = [u for u in st.resisted if u not in mine]
+        st.failed = [u for u in st.failed if u not in mine]
+        for u in cards:
+            st.pile_info.pop(u, None)
+        st.rng.shuffle(cards)
+        st.seats[seat].deck = cards
+        self._emit("evil_deck_refilled", seat, data={"cards": len(cards)})
 
     def _judge_at_turn_start(self, seat: int) -> None:
         """D-W-R and D-W-E, judged as each turn starts; a turn cap ends a test game by score."""

@@ -21,7 +21,7 @@ from .actions import (
     TakeBoost,
     UseAbility,
 )
-from .base import ABILITY_PRICE
+from .numbers import ABILITY_PRICE
 from .coop import CoopRules
 from .state import Offer, StackItem
 

@@ -14,19 +14,13 @@ records), S-8 (manual adjustment), Z-4 and the opening hand (DECISION) at the de
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Self, cast
 
 from ..cards.loader import CardSet, load_texts, starter_set
 from . import versions
 from .actions import TABLE_ACTIONS, Action, IllegalAction, action_from_json
-from .base import (
-    ABILITIES,
-    ABILITY_PRICE,
-    HIGH_TIER,
-    MAX_HUMILITY,
-    MAX_MATURITY,
-    Result,
-)
+from .base import Result
+from .numbers import ABILITIES, ABILITY_PRICE, HIGH_TIER, MAX_HUMILITY, MAX_MATURITY
 from .duel import DuelRules
 from .events import Event
 from .table import TableRules
@@ -79,13 +73,13 @@ class Game(TableRules):
 
     @classmethod
     def _blank(cls, mode: str, lineup: str, seed: int, settings: Settings | None, card_set: CardSet | None,
-               extra_deck_texts: Iterable[tuple[str, str]], rules: int | None = None) -> "Game":
+               extra_deck_texts: Iterable[tuple[str, str]], rules: int | None = None) -> Self:
         if not isinstance(mode, str):
             raise ValueError(f"mode must be a name (coop, solo, duel), not {mode!r}")
         if not isinstance(lineup, str):
             raise ValueError(f"lineup must be text such as 'RR' or 'ER', not {lineup!r}")
         mode_obj = mode_by_name(mode)
-        game = GAME_CLASSES[mode_obj.name]()
+        game = cast(Self, GAME_CLASSES[mode_obj.name]())   # the mode's class, whichever class asked
         game.mode = mode_obj
         lineup = lineup.upper()
         game.mode.check_lineup(lineup)
@@ -252,7 +246,7 @@ class Game(TableRules):
             return
         raise IllegalAction(*self._why_illegal(action))
 
-    def clone(self) -> "Game":
+    def clone(self) -> Self:
         """A fast independent copy (shares the immutable card table)."""
         cls = type(self)
         g = cls.__new__(cls)   # a DuelGame's clone keeps the duel's hooks
@@ -395,9 +389,6 @@ class Game(TableRules):
         put((i.uid for i in st.stack if i.kind != "boost"), "stack")
         self._extra_zones(put)
         return where
-
-    def _after_position(self) -> None:
-        """Hook: a mode's own set-up after a position is built."""
 
     def _extra_zones(self, put: Any) -> None:
         """Hook: a mode's extra zones (duel Evil seats' own piles)."""

@@ -26,7 +26,7 @@ from .actions import (
     intern_play,
     intern_resist,
 )
-from .base import ABILITIES, ABILITY_PRICE
+from .numbers import ABILITIES, ABILITY_PRICE
 from .stack import StackRules
 from .state import Offer, Threat
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Protocol
 
-from .base import ABILITIES
+from .numbers import ABILITIES
 from .settings import Settings
 from .state import State
 

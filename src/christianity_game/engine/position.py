@@ -74,7 +74,7 @@ import copy
 import tomllib
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..cards.loader import CardSet, starter_set
 from ..cards.model import CONDITION_TESTS, EFFECT_OPS, CardDef, Condition, Effect
@@ -83,7 +83,7 @@ from .settings import Settings
 from .state import PHASE_OF_STEP, Choice, Ctx, Offer, StackItem, Threat
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .table import TableRules as Game
 
 PHASE_TO_STEP = {"draw": "turn_start", "cost_zone": "lay", "evil": "evil", "resistance": "resistance",
                  "main": "main", "end": "end"}
@@ -113,6 +113,9 @@ CHAIN_KEYS = {"count", "last", "target", "seats", "mixed"}
 REWARD_KINDS = ("evil", "special", "righteous")
 SEAT_ZONES = ("hand", "deck", "cost_zone", "in_play", "held", "discard")
 TABLE_ZONES = ("evil_deck", "resisted", "failed", "field")
+
+
+G = TypeVar("G", bound="Game")
 
 
 class PositionError(ValueError):
@@ -296,11 +299,12 @@ def effect_from_json(data: Any, where: str) -> Effect:
 
 
 # ---------------------------------------------------------------------------------------- building
-def build_from_position(cls: type["Game"], position: dict[str, Any], mode: str, lineup: str | None, seed: int,
-                        settings: Settings | None, card_set: CardSet | None, rules: int | None = None) -> "Game":
+def build_from_position(cls: type[G], position: dict[str, Any], mode: str, lineup: str | None, seed: int,
+                        settings: Settings | None, card_set: CardSet | None, rules: int | None = None) -> G:
     """The game ``position`` describes (see the module docstring), automatic steps run up to the next
     decision. Raises :class:`PositionError` naming the part of the position that is wrong."""
-    from .base import ABILITIES, Result
+    from .base import Result
+    from .numbers import ABILITIES
 
     if not isinstance(position, dict):
         raise PositionError("a position must be a table")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action, AdjustBadge, AnswerEnd, IllegalAction, OfferEnd, Undo
-from .base import MAX_HUMILITY, MAX_MATURITY
+from .numbers import MAX_HUMILITY, MAX_MATURITY
 from .events import Event
 from .flow import FlowRules
 

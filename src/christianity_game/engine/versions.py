@@ -14,10 +14,10 @@ from __future__ import annotations
 RECORD_FORMAT_VERSION = 2
 
 #: The rules the engine plays in new games.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 #: Every rules version this engine can still replay and resume, oldest first.
-RULES_PLAYED: tuple[int, ...] = (1, 2)
+RULES_PLAYED: tuple[int, ...] = (1, 2, 3)
 
 #: What each rules version changed (the changelog's summary, newest last).
 RULES_HISTORY: dict[int, str] = {
@@ -27,6 +27,9 @@ RULES_HISTORY: dict[int, str] = {
        "Temptation voids every Righteous seat's clean streak that turn (D-MB-2); the special reward's "
        "'destroy' is offered on every 5th reward (D-MR-5, hides what Righteous hands hold); a position's "
        "starting Maturity counts as rewarded (A-3, S-8).",
+    3: "Duel: an Evil seat that starts its turn with an empty deck shuffles its own cards from the Resisted "
+       "and Failed piles into a new deck (rules 1 and 2: an empty Evil deck stayed empty, and a long duel "
+       "left the Evil side with nothing to play).",
 }
 
 
