@@ -34,7 +34,7 @@ def test_bad_budget_names_are_refused(name: str) -> None:
 @pytest.mark.parametrize("mode, lineup, seed", [("coop", "RR", 1), ("solo", "R", 2), ("duel", "ER", 3),
                                                 ("duel", "EER", 4)])
 def test_search_bots_never_choose_an_illegal_action(mode: str, lineup: str, seed: int) -> None:
-    """Every seat a search bot for 40 real decisions (then the heuristic finishes the game);
+    """Every seat a search bot for 40 real decisions (or to the end of the game);
     ``apply`` (checked) raises IllegalAction on any illegal choice."""
     game = Game.new(mode=mode, lineup=lineup, seed=seed)
     bots = {i: SearchBot(seed * 10 + i, time_ms=None, iterations=4, horizon=8) for i in range(len(lineup))}
@@ -45,7 +45,7 @@ def test_search_bots_never_choose_an_illegal_action(mode: str, lineup: str, seed
         assert action in actions
         searched += len(actions) > 1
         game.apply(action)
-    assert searched == 40
+    assert searched == 40 or game.state.result is not None
 
 
 def test_a_decision_depends_only_on_the_seat_view() -> None:

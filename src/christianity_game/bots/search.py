@@ -1,25 +1,28 @@
-"""The ``search`` bot: information-set Monte Carlo tree search over sampled worlds.
+"""The ``search`` bot: determinized Monte Carlo search over sampled worlds, anchored on the heuristic.
 
 What it is for: a bot that looks ahead instead of following rules of thumb, for every seat (co-op
-Righteous; duel Righteous and Evil). It is single-observer ISMCTS (Cowling, Powley & Whitehouse
-2012): every iteration asks the engine for a fresh *world* (``determinize(game, seat, rng)``: the
-hidden cards re-dealt consistently with the deciding seat's view, the generator re-seeded) and walks
-one shared tree with it. The bot reads the game only through that function and through the legal
-actions; it never looks at hidden state in another way.
+Righteous; duel Righteous and Evil). Each *world* is asked of the engine
+(``determinize(game, seat, rng)``: the hidden cards re-dealt consistently with the deciding seat's
+view, the generator re-seeded); the bot reads the game only through that function and through the
+legal actions; it never looks at hidden state in another way.
 
-- **Tree.** Nodes are decisions with more than one option, for any seat (opponents and teammates
-  too); forced moves are played through. Edges are *action groups*: actions that differ only in
-  which copy of the same card they use (same card id, same place, same tapped/face-up marks) are
-  one edge, so a hand of three "Idle Words" is one choice, not three. A child is scored from the
-  view of the side that chose it; selection is UCB1 over the children available in this world
-  (availability counts, as ISMCTS does).
-- **Progressive widening.** A node visited ``n`` times considers only its first
-  ``2 + sqrt(n)`` groups, the heuristic bot's own choice first: long legal lists (boost offers,
-  Cost Zone lays, many targets) are searched around the sensible move before the odd ones.
+- **Candidates.** The legal actions are grouped: actions that differ only in which copy of the
+  same card they use (same card id, same place, same tapped/face-up marks) are one group, so a
+  hand of three "Idle Words" is one choice, not three. The heuristic bot's own pick comes first.
+- **Common random numbers.** Every sampled world is played from each candidate group with the
+  same rollout seed, so two candidates are compared on the same hidden cards and the same future
+  draws: their difference, not each one's noise, decides. A candidate replaces the heuristic's pick
+  only when its mean gain over it, on the worlds both were played in, exceeds a margin that shrinks
+  as worlds accumulate (``MARGIN / sqrt(worlds)``); otherwise the heuristic's pick stands, so a
+  small budget never does worse than chance on what the rollouts cannot tell apart.
+- **Progressive widening.** After ``n`` worlds the first ``2 + sqrt(n)`` groups are played: long
+  legal lists (boost offers, Cost Zone lays, many targets) are searched around the sensible move
+  before the odd ones.
 - **Rollouts** play the heuristic bot for every seat for ``horizon`` decisions (or to the end),
-  then :func:`evaluate` scores the position for the Righteous side.
+  then :func:`evaluate` scores the position for the Righteous side (both win conditions, co-op
+  progress against the rounds left); a game decided sooner counts a little more (``LATE``).
 - **Budget**: wall time (``search:50ms``, ``search:1.5s``; plain ``search`` is 200 ms) or a fixed
-  number of iterations (``search:2000it``, which also makes a decision depend only on the seed and
+  number of rollouts (``search:2000it``, which also makes a decision depend only on the seed and
   the seat's view).
 """
 
@@ -40,7 +43,8 @@ from .heuristic import HeuristicBot
 
 DEFAULT_TIME_MS = 200.0
 DEFAULT_HORIZON = 24
-EXPLORATION = 0.7
+LATE = 0.002     # a decided game's value moves this much toward 0.5 per decision it took
+MARGIN = 0.02     # the mean gain a candidate needs over the prior's pick, times 1/sqrt(worlds)
 
 _BUDGET = re.compile(r"^(?:(\d+(?:\.\d+)?)(ms|s)|(\d+)it)$")
 
@@ -69,27 +73,58 @@ def parse_budget(name: str) -> tuple[float | None, int | None]:
 
 
 # --------------------------------------------------------------------------- evaluation
+PACE = 0.45          # co-op: levels a seat gains in a round, about (the heuristic's winning games)
+MATURITY_IN_HAND = 0.35   # a Maturity card held below L3 is most of a level still to come
+CZ_CARD = 0.03       # a Cost Zone card pays every turn (up to CZ_USEFUL of them)
+CZ_USEFUL = 12
+
+
+def _sigmoid(x: float) -> float:
+    if x < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _seat_progress(game: Game, seat: int) -> float:
+    """A Righteous seat's way to L3, in levels (3: there): Maturity, then Humility toward the next
+    level (S-7: 10 Humility is a level), Maturity cards in hand, and Cost Zone cards to pay with."""
+    sd = game.state.seats[seat]
+    if sd.maturity >= 3:
+        return 3.0
+    progress = sd.maturity + min(10, sd.humility) / 10.0
+    defs = game.defs
+    in_hand = sum(1 for u in sd.hand if defs[u].kind == "maturity")
+    progress += MATURITY_IN_HAND * min(in_hand, 3 - sd.maturity)
+    progress += CZ_CARD * (min(CZ_USEFUL, len(sd.cost_zone)) - 6)
+    return min(2.95, progress)
+
+
 def evaluate(game: Game) -> float:
     """How good a position is for the Righteous side, in [0, 1] (1: a Righteous win).
 
     It knows both win conditions. Righteous: every Righteous seat at L3 with no Evil Habitual in
-    play, held for a round (CO-W-1, D-W-R); progress is Maturity (10 points a level) plus Humility
-    (1 a point). Evil: in a duel, 7 Evil Habituals in play per Evil seat held for a round (D-W-E);
-    in co-op, the clock (CO-W-4: Evil wins when round 10 ends without a Righteous win), so progress
-    is weighed against the rounds used. Armed clocks count for a lot.
+    play, held for a round (CO-W-1, D-W-R). Evil: in a duel, 7 Evil Habituals in play per Evil seat
+    held for a round (D-W-E); in co-op, the clock (CO-W-4: Evil wins when round 10 ends without a
+    Righteous win).
+
+    Co-op: each seat's way to L3 (Maturity, Humility toward the next level, Maturity cards in hand,
+    its Cost Zone) is weighed against the rounds left at a pace of :data:`PACE` levels a round, less
+    the Habituals holding it; the seats' chances multiply (every seat must get there), and
+    Habituals in play weigh more as the end nears. Duel: progress against Habituals in play, and
+    the armed clocks count for a lot.
     """
-    res = game.state.result
+    st = game.state
+    res = st.result
     if res is not None:
         return 1.0 if res.winner == "righteous" else 0.0
-    st = game.state
-    righteous = [s for s in st.seats if s.side == "righteous"]
+    righteous = [i for i, s in enumerate(st.seats) if s.side == "righteous"]
     if not righteous:
         return 0.5
-    progress = sum(min(3, s.maturity) * 10 + s.humility for s in righteous) / (40.0 * len(righteous))
-    all_l3 = all(s.maturity >= 3 for s in righteous)
     habituals = len(st.field) + sum(len(s.held) for s in st.seats)
+    all_l3 = all(st.seats[i].maturity >= 3 for i in righteous)
     duel = st.duel
     if duel is not None:
+        progress = sum(min(3.0, _seat_progress(game, i)) for i in righteous) / (3.0 * len(righteous))
         limit = 7 * max(1, sum(1 for s in st.seats if s.side == "evil"))
         value = 0.5 + 0.3 * (progress - 0.5) - 0.45 * (habituals / limit - 0.3)
         if all_l3:
@@ -98,15 +133,23 @@ def evaluate(game: Game) -> float:
             value += 0.2
         if duel.e_clock is not None:
             value -= 0.25
-    else:
-        rounds = max(1, game.settings.max_rounds)
-        used = min(1.0, (st.round - 1) / rounds)
-        value = 0.5 + 0.5 * (progress - used) - 0.08 * habituals
-        if all_l3:
-            value += 0.1 - 0.05 * habituals
+        return min(0.98, max(0.02, value))
+    n = len(st.seats)
+    rounds_left = max(0.0, game.settings.max_rounds - st.round + 1 - game.turn_seat / n)
+    if all_l3:
+        # the clearing round: only Habituals stand in the way (each needs Cost or Deliverance)
+        value = 0.9 - 0.12 * habituals * (1.0 + 1.0 / (0.5 + rounds_left))
         if st.clearing is not None and habituals == 0:
-            value += 0.1
-    return min(0.98, max(0.02, value))
+            value += 0.05
+        return min(0.98, max(0.02, value))
+    value = 1.0
+    for i in righteous:
+        sd = st.seats[i]
+        deficit = 3.0 - _seat_progress(game, i)
+        margin = PACE * rounds_left - deficit - 0.3 * len(sd.held)
+        value *= _sigmoid(2.5 * margin)
+    value *= max(0.2, 1.0 - 0.05 * len(st.field))
+    return min(0.98, max(0.02, 0.05 + 0.9 * value))
 
 
 # --------------------------------------------------------------------------- action groups
@@ -137,38 +180,26 @@ def group_actions(game: Game, actions: list[Action]) -> dict[tuple[Any, ...], Ac
     return groups
 
 
-class _Node:
-    """One decision in the shared tree; ``value`` is summed from the view of the side that chose it."""
-
-    __slots__ = ("visits", "value", "avail", "children", "order", "righteous")
-
-    def __init__(self, righteous: bool) -> None:
-        self.visits = 0
-        self.value = 0.0
-        self.avail = 0
-        self.children: dict[tuple[Any, ...], _Node] = {}
-        self.order: list[tuple[Any, ...]] | None = None   # the groups by prior, heuristic's pick first
-        self.righteous = righteous   # the side whose choice led here
-
-
 class SearchBot(Bot):
-    """ISMCTS with heuristic rollouts (see the module docstring). Needs the game: use ``decide``."""
+    """Determinized Monte Carlo search with heuristic rollouts (see the module docstring). Needs
+    the game: use ``decide``."""
 
     name = "search"
     thinks = True   # drivers with an event loop run ``decide`` off it (see ``think``, ``thinking_pool``)
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None, time_ms: float | None = DEFAULT_TIME_MS,
                  iterations: int | None = None, horizon: int = DEFAULT_HORIZON,
-                 exploration: float = EXPLORATION) -> None:
+                 margin: float = MARGIN) -> None:
         super().__init__(seed, cards)
         if time_ms is None and iterations is None:
             raise ValueError("a search bot needs a time or an iteration budget")
         self.time_ms = time_ms
         self.iterations = iterations
         self.horizon = horizon
-        self.exploration = exploration
+        self.margin = margin
         self.policy = HeuristicBot(seed, self.cards)   # rollouts and the prior
-        self.last_iterations = 0   # how many iterations the last decision ran (for tests and reports)
+        self.last_iterations = 0   # how many rollouts the last decision ran (for tests and reports)
+        self.last_scores: dict[tuple[Any, ...], tuple[int, float]] = {}   # group -> (worlds, mean gain)
 
     def __repr__(self) -> str:
         budget = f"{self.iterations}it" if self.iterations is not None else f"{self.time_ms:g}ms"
@@ -179,86 +210,64 @@ class SearchBot(Bot):
         return self.policy.choose(view, actions)
 
     def decide(self, game: Game, seat: int, actions: list[Action]) -> Action:
-        """Search from ``seat``'s information set and return the most visited root group."""
+        """Search from ``seat``'s information set; the heuristic's own pick unless another group
+        does better on the same sampled worlds (see the module docstring)."""
+        self.last_iterations = 0
+        self.last_scores = {}
         if len(actions) == 1:
             return actions[0]
-        root_groups = group_actions(game, actions)
-        if len(root_groups) == 1:
+        groups = group_actions(game, actions)
+        if len(groups) == 1:
             return actions[0]
-        self.policy.rng = Rng(self.rng.next64())
-        root = _Node(game.state.seats[seat].side == "righteous")
+        policy = self.policy
+        policy.rng = Rng(self.rng.next64())
+        pick = policy.choose(game.seat_view(seat), actions)
+        prior = action_key(game, pick)
+        order = [prior] + [k for k in groups if k != prior]
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000.0
         limit = self.iterations if self.iterations is not None else 1 << 30
+        righteous = game.state.seats[seat].side == "righteous"
+        gains: dict[tuple[Any, ...], list[float]] = {k: [0.0, 0.0] for k in order}   # [worlds, summed gain]
         done = 0
-        while done < limit:
-            world = determinize(game, seat, self.rng)
-            self._iterate(root, world)
-            done += 1
-            if deadline is not None and time.perf_counter() >= deadline and done >= 2:
+        worlds = 0
+        out_of_budget = False
+        while not out_of_budget:
+            width = min(len(order), 2 + int(math.sqrt(worlds)))
+            base = determinize(game, seat, self.rng)
+            seed = self.rng.next64()
+            values: dict[tuple[Any, ...], float] = {}
+            for k in order[:width]:
+                world = base.clone() if k is not order[width - 1] else base
+                world.apply_unchecked(groups[k])
+                policy.rng = Rng(seed)   # the same rollout for every candidate (common random numbers)
+                v = self._rollout(world)
+                values[k] = v if righteous else 1.0 - v
+                done += 1
+                if done >= limit or (deadline is not None and time.perf_counter() >= deadline and done >= 2):
+                    out_of_budget = True
+                    break
+            worlds += 1
+            base_value = values.get(prior)
+            if base_value is None:
                 break
+            for k, v in values.items():
+                if k != prior:
+                    g = gains[k]
+                    g[0] += 1
+                    g[1] += v - base_value
         self.last_iterations = done
-        best = max((k for k in root.children if k in root_groups),
-                   key=lambda k: (root.children[k].visits, root.children[k].value), default=None)
-        return root_groups[best] if best is not None else self.policy.choose(game.seat_view(seat), actions)
-
-    # ------------------------------------------------------------------ one iteration
-    def _ordered(self, node: _Node, world: Game, seat: int, groups: dict[tuple[Any, ...], Action],
-                 actions: list[Action]) -> list[tuple[Any, ...]]:
-        """The node's groups by prior: the heuristic's pick first, then the legal list's order.
-        Groups first seen in a later world are appended."""
-        if node.order is None:
-            pick = self.policy.choose(world.seat_view(seat), actions)
-            first = action_key(world, pick)
-            node.order = [first] + [k for k in groups if k != first]
-        else:
-            known = set(node.order)
-            node.order.extend(k for k in groups if k not in known)
-        return node.order
-
-    def _iterate(self, root: _Node, world: Game) -> None:
-        node = root
-        path = [root]
-        expanded = False
-        while not expanded:
-            pending = world.pending
-            if not pending:
-                break
-            seat, actions = pending[0]
-            if len(actions) == 1:
-                world.apply_unchecked(actions[0])
+        best, best_gain = prior, 0.0
+        for k in order[1:]:
+            n, total = gains[k]
+            if n == 0:
                 continue
-            groups = group_actions(world, actions)
-            if len(groups) == 1:
-                world.apply_unchecked(actions[0])
-                continue
-            order = self._ordered(node, world, seat, groups, actions)
-            width = 2 + int(math.sqrt(node.visits))
-            allowed = [k for k in order[:width] if k in groups] or [next(iter(groups))]
-            righteous = world.state.seats[seat].side == "righteous"
-            untried = [k for k in allowed if k not in node.children]
-            if untried:
-                key = untried[0]
-                child = _Node(righteous)
-                node.children[key] = child
-                expanded = True
-            else:
-                best_key, best_score = allowed[0], -1.0
-                for k in allowed:
-                    c = node.children[k]
-                    c.avail += 1
-                    score = c.value / c.visits + self.exploration * math.sqrt(
-                        math.log(max(1, c.avail)) / c.visits) if c.visits else 1e9
-                    if score > best_score:
-                        best_key, best_score = k, score
-                key = best_key
-                child = node.children[key]
-            world.apply_unchecked(groups[key])
-            node = child
-            path.append(node)
-        value = self._rollout(world)
-        for n in path:
-            n.visits += 1
-            n.value += value if n.righteous else 1.0 - value
+            mean = total / n
+            self.last_scores[k] = (int(n), mean)
+            # a candidate replaces the prior's pick only when it gains on the same worlds, by more
+            # than a margin that shrinks with the worlds seen
+            if mean > self.margin / math.sqrt(n) and mean > best_gain:
+                best, best_gain = k, mean
+        return groups[best]
 
     def _rollout(self, world: Game) -> float:
         decisions = 0
@@ -273,7 +282,10 @@ class SearchBot(Bot):
                 continue
             world.apply_unchecked(policy.choose(world.seat_view(seat), actions))
             decisions += 1
-        return evaluate(world)
+        value = evaluate(world)
+        if world.state.result is not None:   # a win sooner is worth a little more than one later
+            value += (0.5 - value) * LATE * decisions
+        return value
 
 
 def make_search_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> SearchBot:

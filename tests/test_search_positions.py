@@ -1,0 +1,152 @@
+"""The search bot finds the winning line in three prepared duel positions where the heuristic bot
+does not (issue 10): a free finale that must be resisted, a last Habitual to break for the
+Righteous win, a seventh Habitual that wins for Evil.
+
+Each position is built with ``Game.from_position``. For each, the test checks the position
+itself first: after the heuristic bot's choice, the game (played on by heuristic bots for every
+seat) is not won by the deciding side within the horizon; after the search bot's choice it is.
+The search is deterministic (a seed and an iteration budget) and takes well under a second.
+
+Hidden cards are only fillers where the deciding seat cannot see them (a Righteous card in an Evil
+deck, an Evil card in a Righteous deck: never playable), so every world the search samples holds
+the same threats as the real game: the winning line is there in every world, not by luck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from christianity_game import Game, Pass, PlayCard
+from christianity_game.bots.heuristic import HeuristicBot
+from christianity_game.bots.search import SearchBot
+from christianity_game.engine.actions import Action, ChooseReward, Resist
+
+E_FILL = "still-waters"   # filler for Evil seats (a Righteous card: an Evil seat never plays it)
+R_FILL = "sloth"          # filler for Righteous seats (an Evil card: a Righteous seat never plays it)
+LEAVEN = "a-little-leaven"   # a Temptation
+SECRET = "secret-sin"        # an Evil Habitual
+BROAD = "the-broad-way"      # an Evil Habitual
+HARDENED = "hardened-heart"  # an Evil Habitual with RX = Habituals holding the target + 2
+
+
+def _threaten(g: Game, card_id: str, target: int) -> None:
+    _, actions = g.pending[0]
+    g.apply(next(a for a in actions if isinstance(a, PlayCard) and g.defs[a.card].id == card_id
+                 and a.to_seat == target))
+
+
+def _evil_passes(g: Game) -> None:
+    while g.pending and g.state.seats[g.pending[0][0]].side == "evil":
+        g.apply(next(a for a in g.pending[0][1] if isinstance(a, Pass)))
+
+
+def free_finale() -> Game:
+    """ER, Evil's turn. The Righteous seat is at L3 with no Evil Habitual in play: the clean round
+    is armed and is judged as Evil's next turn starts. Evil, with one Cost, chains "A Little
+    Leaven" into "Secret Sin", which lands free: the finale. The Righteous seat has exactly the
+    Habitual's resistance untapped. The heuristic pays the Temptation at the head of the burst
+    (it can afford it) and the Habitual takes hold; letting the Temptation through and resisting
+    the finale keeps the round clean, and Evil, tapped out, cannot stop the win."""
+    pos: dict[str, Any] = {"round": 5, "turn_seat": 0, "phase": "main", "seats": [
+        {"hand": [LEAVEN, SECRET],
+         "cost_zone": [E_FILL, {"id": E_FILL, "tapped": True}, {"id": E_FILL, "tapped": True}],
+         "deck": [BROAD, LEAVEN, BROAD, SECRET, "idle-words", BROAD, "gossip", BROAD]},
+        {"humility": 4, "maturity": 3, "hand": [R_FILL, R_FILL], "cost_zone": [E_FILL] * 3,
+         "deck": [R_FILL] * 12},
+    ]}
+    g = Game.from_position(pos, mode="duel", lineup="ER", seed=1)
+    _threaten(g, LEAVEN, 1)
+    _threaten(g, SECRET, 1)
+    _evil_passes(g)
+    assert [t["finale"] for t in g.view(1)["threats"]] == [False, True]
+    return g
+
+
+def last_habitual() -> Game:
+    """ER, the Righteous seat's Main phase: at L3, one Evil Habitual (R3) still holds it, 6 Cost
+    untapped. Evil interrupts with "A Little Leaven" (R2) and shows a face-up "Broad Way" in its
+    Cost Zone for its next turn. The heuristic pays the Temptation, then breaks the Habitual and is
+    left with 1 Cost, so Evil's next Habitual takes hold. Taking the hit and breaking the last
+    Habitual keeps 3 Cost to resist it: the clean round holds and wins two turns sooner."""
+    pos: dict[str, Any] = {"round": 7, "turn_seat": 1, "phase": "main", "seats": [
+        {"hand": [LEAVEN],
+         "cost_zone": [E_FILL, {"id": BROAD, "tapped": True, "face_up": True}, {"id": E_FILL, "tapped": True}],
+         "deck": [E_FILL] * 12},
+        {"humility": 4, "maturity": 3, "hand": [R_FILL] * 3, "cost_zone": [E_FILL] * 6,
+         "held": [{"id": BROAD, "by": 0}], "deck": [R_FILL] * 12},
+    ]}
+    g = Game.from_position(pos, mode="duel", lineup="ER", seed=1)
+    _threaten(g, LEAVEN, 1)
+    _evil_passes(g)
+    return g
+
+
+def seventh_habitual() -> Game:
+    """ER, Evil's turn: six of Evil's own "Hardened Heart"s hold the Righteous seat (dominance: C2
+    off), a seventh is in Evil's hand, its Cost Zone is tapped, and it has earned a micro-reward.
+    The heuristic takes "draw" (a thin hand); "untap" pays for the seventh Habitual now, and the
+    Righteous seat cannot break any in its one round (each needs 9, it has at most 7): Evil wins."""
+    held = [{"id": HARDENED, "by": 0, "spent": True}] * 6
+    pos: dict[str, Any] = {"round": 6, "turn_seat": 0, "phase": "main", "seats": [
+        {"hand": [HARDENED], "cost_zone": [{"id": E_FILL, "tapped": True}] * 3, "deck": [E_FILL] * 12},
+        {"humility": 3, "maturity": 1, "hand": [R_FILL] * 2, "cost_zone": [E_FILL] * 3, "held": held,
+         "deck": [R_FILL] * 12},
+    ], "duel": {"reward_queue": [{"seat": 0, "kind": "evil"}]}}
+    return Game.from_position(pos, mode="duel", lineup="ER", seed=1)
+
+
+def play_on(game: Game, first: Action, horizon: int) -> Any:
+    """The result after ``first`` and up to ``horizon`` more actions by heuristic bots (None: undecided)."""
+    g = game.clone()
+    g.apply(first)
+    bots = {i: HeuristicBot(50 + i) for i in range(len(g.lineup))}
+    for _ in range(horizon):
+        if g.state.result is not None or not g.pending:
+            break
+        seat, actions = g.pending[0]
+        g.apply(bots[seat].choose(g.seat_view(seat), actions))
+    return g.state.result
+
+
+POSITIONS: list[tuple[Callable[[], Game], str, int, type, Any]] = [
+    # builder, the deciding side, horizon (actions), the winning action's type and a test on it
+    (free_finale, "righteous", 40, Pass, None),
+    (last_habitual, "righteous", 12, Pass, None),
+    (seventh_habitual, "evil", 80, ChooseReward, "untap"),
+]
+
+
+@pytest.mark.parametrize("build, side, horizon, kind, detail", POSITIONS,
+                         ids=["free-finale", "last-habitual", "seventh-habitual"])
+def test_search_finds_the_winning_line_the_heuristic_misses(build: Callable[[], Game], side: str, horizon: int,
+                                                            kind: type, detail: Any) -> None:
+    game = build()
+    seat, actions = game.pending[0]
+    assert game.state.seats[seat].side == side and game.state.result is None
+    heuristic = HeuristicBot(3).choose(game.seat_view(seat), actions)
+    bot = SearchBot(3, time_ms=None, iterations=60)
+    searched = bot.decide(game, seat, actions)
+    assert bot.last_iterations == 60
+    # the heuristic's choice does not win within the horizon; the search's does
+    after_heuristic = play_on(game, heuristic, horizon)
+    assert after_heuristic is None or after_heuristic.winner != side, after_heuristic
+    after_search = play_on(game, searched, horizon)
+    assert after_search is not None and after_search.winner == side, (searched, after_search)
+    assert isinstance(searched, kind) and searched != heuristic
+    if detail is not None:
+        assert isinstance(searched, ChooseReward) and searched.reward == detail
+    # and the same seed decides the same way (the budget is iterations, not time)
+    assert SearchBot(3, time_ms=None, iterations=60).decide(game, seat, actions) == searched
+
+
+def test_the_heuristic_pays_the_temptation_at_the_head_of_the_burst() -> None:
+    """What the heuristic misses, spelled out: in both Righteous positions it pays the Temptation in
+    full (it can afford it), which leaves too little for what matters."""
+    for build in (free_finale, last_habitual):
+        game = build()
+        seat, actions = game.pending[0]
+        pick = HeuristicBot(3).choose(game.seat_view(seat), actions)
+        assert isinstance(pick, Resist) and game.defs[pick.threat].id == LEAVEN
