@@ -84,6 +84,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         self._bots: dict[int, Bot] = {}
         self._table: tuple[int, int, list[int], list[Action], np.ndarray] | None = None
         self._pending: tuple[int, list[tuple[int, list[Action]]]] | None = None
+        self._rewarded = False   # some reward may be non-zero (the game ended)
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
@@ -113,6 +114,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._table = None
         self._pending = None
+        self._rewarded = False
         self._play_bots()
         self._after_move()
 
@@ -196,7 +198,8 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         if self._bots:
             self._play_bots()
         self._after_move()
-        self._accumulate_rewards()
+        if self._rewarded:   # rewards are 0 until the game ends
+            self._accumulate_rewards()
 
     # ------------------------------------------------------------------ inside a step
     def _play_bots(self) -> None:
@@ -217,8 +220,10 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
     def _after_move(self) -> None:
         game = self.game
         assert game is not None
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        if self._rewarded:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            self._rewarded = False
         result = game.result
         if result is None:
             pending = game.pending
@@ -230,6 +235,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         capped = result.reason.startswith(TURN_CAP_REASON)
         info = {"winner": result.winner, "reason": result.reason, "score": tuple(game.score),
                 "round": game.round, "turn_cap": capped}
+        self._rewarded = True
         for a in self.agents:
             side = "righteous" if self.lineup[self.seat_of[a]] == "R" else "evil"
             if capped:
