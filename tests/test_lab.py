@@ -321,3 +321,89 @@ def test_lab_bench_reports_throughput() -> None:
     run = result["runs"][0]
     assert run["games"] == 2 and run["same_rows"] and run["best_speedup"] == 1.0 and len(run["tries"]) == 2
     assert "games/s" in format_bench(result)
+
+
+# ---------------------------------------------------------------------------------------- locked, real wins, strength
+class _FakeState:
+    def __init__(self) -> None:
+        self.turn_no = 0
+
+
+class _FakeGame:
+    """Just what LockWatch reads: the turn, the seat whose turn it is, the event log."""
+
+    def __init__(self) -> None:
+        self.state = _FakeState()
+        self.turn_seat = 0
+        self.log: list = []
+
+    def start(self, seat: int) -> None:
+        from christianity_game.engine.events import Event
+        self.state.turn_no += 1
+        self.turn_seat = seat
+        self.log.append(Event(self.state.turn_no, "turn_started", seat, data={"turn": self.state.turn_no}))
+
+
+def test_locked_measure_counts_own_turns_with_no_option_but_to_pass() -> None:
+    from christianity_game.engine.actions import Pass, LayCostZone
+    from christianity_game.sim.lab import LOCK_TURNS, LockWatch
+
+    watch = LockWatch()
+    game = _FakeGame()
+    # seat 0 has an option in its first own turn, then only passes (or no decision) for 5 own turns;
+    # seat 1 always has an option in its own turns, and only passes in seat 0's turns (not its own)
+    for k in range(12):
+        seat = k % 2
+        game.start(seat)
+        if seat == 0:
+            watch(game, 0, [Pass(0), LayCostZone(0, 7)] if k == 0 else [Pass(0)])
+            watch(game, 1, [Pass(1)])
+        else:
+            watch(game, 1, [Pass(1), LayCostZone(1, 8)])
+    assert watch.longest(game) == LOCK_TURNS
+    game.start(0)   # a sixth such turn, with no decision at all
+    assert watch.longest(game) == LOCK_TURNS + 1
+
+
+def test_rows_carry_the_locked_measure_and_the_report_shows_real_wins(serial_db: Path, tmp_path: Path) -> None:
+    col = {c: i for i, c in enumerate(ROW_COLUMNS)}
+    rows = rows_of(serial_db)
+    assert all(r[col["locked"]] >= 0 for r in rows)
+    stats = load_stats(serial_db)
+    for c in stats:
+        assert c.locked_games is not None and 0 <= c.locked_games <= c.games
+        rw, ew = c.real_wins
+        capped = c.ended.get("turn_cap_righteous", 0) + c.ended.get("turn_cap_evil", 0)
+        assert rw + ew + capped + c.ended.get("unfinished", 0) == c.games
+    md = write_report(serial_db, tmp_path / "r").summary
+    for text in ("Real wins, turn caps and locked seats", "Evil wins (Habituals)", "locked (5+ own turns)",
+                 "ended by the turn cap"):
+        assert text in md
+
+
+def test_a_database_from_before_the_locked_measure_is_brought_up_to_date(serial_db: Path, tmp_path: Path) -> None:
+    old = tmp_path / "old.sqlite"
+    src = sqlite3.connect(serial_db)
+    src.backup(dst := sqlite3.connect(old))
+    src.close()
+    # the table as it was: no locked column
+    dst.executescript("CREATE TABLE g2 AS SELECT * FROM games; ALTER TABLE g2 DROP COLUMN locked; DROP TABLE games; "
+                      "ALTER TABLE g2 RENAME TO games;")
+    dst.close()
+    stats = load_stats(old)
+    assert all(c.locked_games is None for c in stats)
+    assert "not measured" in write_report(old, tmp_path / "r").summary
+
+
+def test_report_plots_win_rate_against_search_budget(tmp_path: Path) -> None:
+    db = tmp_path / "strength.sqlite"
+    grid = build_grid("duel", "ER", parse_axes(["maxTurns=12"]),
+                      ["heuristic", "search:3it,heuristic", "heuristic,search:3it"], games=2, seed=3)
+    run_lab(grid, db, backend="serial")
+    rep = write_report(db, tmp_path / "r")
+    assert (tmp_path / "r" / "strength.png").stat().st_size > 1000
+    assert "Win rate against bot strength" in rep.summary and "strength.png" in rep.summary
+    from christianity_game.sim.report import strength_points
+    points = strength_points(rep.stats)
+    assert {(p.side, p.budget) for p in points} == {("Evil", 3.0), ("Righteous", 3.0), ("Evil", 0.0),
+                                                     ("Righteous", 0.0)}

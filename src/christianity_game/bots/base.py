@@ -105,13 +105,19 @@ def make_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> Bot:
                      f"(search takes a budget: search:50ms, search:2000it)")
 
 
-def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int = 20000) -> Game:
-    """Let bots take every decision until the game ends (or ``max_actions`` run out)."""
+def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int = 20000,
+             watch: Callable[[Game, int, list[Action]], None] | None = None) -> Game:
+    """Let bots take every decision until the game ends (or ``max_actions`` run out).
+
+    ``watch(game, seat, actions)``, when given, sees every decision before it is taken (the lab
+    counts turns with no option but to pass with it); it must not change the game."""
     for _ in range(max_actions):
         pending = game.pending
         if not pending:
             break
         seat, actions = pending[0]
+        if watch is not None:
+            watch(game, seat, actions)
         bot = bots[seat]
         if len(actions) == 1:
             action = actions[0]

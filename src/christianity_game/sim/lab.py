@@ -33,6 +33,9 @@ from .simulate import game_seed, play_one
 
 #: Duel cells get this turn cap unless the grid sets maxTurns (a duel has no round limit).
 DUEL_TURN_CAP = 200
+#: A game is "locked" when some seat goes this many of its own turns in a row with no option but
+#: to pass (issue 10: fewer than 1 % of games may be locked).
+LOCK_TURNS = 5
 DEFAULT_CHUNK = 25
 BACKENDS = ("process", "serial", "ray")
 
@@ -60,7 +63,7 @@ _COVERED = {"threats_played", "threats_resisted", "habituals_taken"}
 COUNT_COLUMNS = tuple(LOG_COUNTS) + DUEL_COUNTS
 #: the columns of a game row, in order (all determined by the cell and the game's seed)
 ROW_COLUMNS = ("cell", "idx", "seed", "winner", "reason", "ended", "turns", "rounds", "actions",
-               "score_r", "score_e", "maturity") + COUNT_COLUMNS + ("extra",)
+               "score_r", "score_e", "maturity") + COUNT_COLUMNS + ("extra", "locked")
 
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -81,6 +84,7 @@ CREATE TABLE IF NOT EXISTS games (
     score_r INTEGER NOT NULL, score_e INTEGER NOT NULL, maturity INTEGER NOT NULL,
     {", ".join(f"{c} INTEGER NOT NULL" for c in COUNT_COLUMNS)},
     extra TEXT NOT NULL,
+    locked INTEGER NOT NULL DEFAULT -1,   -- longest run of own turns a seat had no option but to pass
     PRIMARY KEY (cell, idx)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS runs (
@@ -264,8 +268,40 @@ def _end_kind(winner: str | None, reason: str) -> str:
     return winner
 
 
-def game_row(cell_id: int, index: int, seed: int, game: Any) -> tuple[Any, ...]:
-    """The stored row of a played game (see :data:`ROW_COLUMNS`)."""
+class LockWatch:
+    """Watches a game's decisions (``play_out(watch=...)``) to measure how long a seat was locked:
+    the longest run of its own turns in a row in which it never had an option but to pass (no
+    decision of its own in that turn offered anything but ``Pass``; a turn with no decision at all
+    counts too, since the engine skips decisions with one answer)."""
+
+    __slots__ = ("options",)
+
+    def __init__(self) -> None:
+        self.options: set[tuple[int, int]] = set()   # (seat, turn_no): an own turn with an option
+
+    def __call__(self, game: Any, seat: int, actions: Sequence[Any]) -> None:
+        from ..engine.actions import Pass
+        if seat == game.turn_seat and any(not isinstance(a, Pass) for a in actions):
+            self.options.add((seat, game.state.turn_no))
+
+    def longest(self, game: Any) -> int:
+        """The longest run of locked own turns of any seat in ``game`` (needs its event log)."""
+        runs: dict[int, int] = {}
+        best = 0
+        for ev in game.log:
+            if ev.kind != "turn_started" or ev.seat is None:
+                continue
+            if (ev.seat, ev.data.get("turn")) in self.options:
+                runs[ev.seat] = 0
+            else:
+                runs[ev.seat] = runs.get(ev.seat, 0) + 1
+                best = max(best, runs[ev.seat])
+        return best
+
+
+def game_row(cell_id: int, index: int, seed: int, game: Any, locked: int = -1) -> tuple[Any, ...]:
+    """The stored row of a played game (see :data:`ROW_COLUMNS`); ``locked`` from :class:`LockWatch`
+    (-1: not measured)."""
     res = game.result
     winner = res.winner if res is not None else None
     reason = res.reason if res is not None else "unfinished"
@@ -281,24 +317,27 @@ def game_row(cell_id: int, index: int, seed: int, game: Any) -> tuple[Any, ...]:
     duel_counts = [int(counts.pop(k, 0)) for k in DUEL_COUNTS]
     extra = {k: v for k, v in sorted(counts.items()) if k not in _COVERED}
     return (cell_id, index, seed, winner, reason, _end_kind(winner, reason), game.state.turn_no, rounds,
-            len(game.actions), score_r, score_e, maturity, *log_counts, *duel_counts, json.dumps(extra))
+            len(game.actions), score_r, score_e, maturity, *log_counts, *duel_counts, json.dumps(extra), locked)
 
 
-def play_cell_game(spec: dict[str, Any], index: int) -> Any:
+def play_cell_game(spec: dict[str, Any], index: int, watch: LockWatch | None = None) -> Any:
     """Play game ``index`` of a cell (``spec`` as :meth:`CellSpec.to_json`): the Game itself."""
     settings = Settings.from_dict(spec["settings"])
     bots = spec["bots"]
     return play_one(spec["mode"], spec["lineup"], game_seed(spec["seed"], index),
-                    bots[0] if len(bots) == 1 else list(bots), settings)
+                    bots[0] if len(bots) == 1 else list(bots), settings, watch=watch)
+
+
+def play_cell_row(cell_id: int, spec: dict[str, Any], index: int) -> tuple[Any, tuple[Any, ...]]:
+    """Play game ``index`` of a cell: the Game and its row, the locked measure included."""
+    watch = LockWatch()
+    game = play_cell_game(spec, index, watch)
+    return game, game_row(cell_id, index, game_seed(spec["seed"], index), game, watch.longest(game))
 
 
 def run_chunk(cell_id: int, spec: dict[str, Any], indices: Sequence[int]) -> list[tuple[Any, ...]]:
     """Play some games of one cell and return their rows (the unit of work of every backend)."""
-    rows = []
-    for i in indices:
-        game = play_cell_game(spec, i)
-        rows.append(game_row(cell_id, i, game_seed(spec["seed"], i), game))
-    return rows
+    return [play_cell_row(cell_id, spec, i)[1] for i in indices]
 
 
 # ---------------------------------------------------------------------------------------- storage
@@ -333,7 +372,16 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.executescript(SCHEMA)
+    _migrate(conn)
     return conn
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring a database from before the locked measure up to date: its games read -1 (not measured)."""
+    cols = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+    if cols and "locked" not in cols:
+        with conn:
+            conn.execute("ALTER TABLE games ADD COLUMN locked INTEGER NOT NULL DEFAULT -1")
 
 
 def open_existing(path: str | os.PathLike[str]) -> sqlite3.Connection:
@@ -344,6 +392,7 @@ def open_existing(path: str | os.PathLike[str]) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(f"file:{p}?mode=rw", uri=True, timeout=30)
         conn.execute("SELECT 1 FROM cells LIMIT 1")
+        _migrate(conn)
     except sqlite3.DatabaseError as exc:
         raise LabError(f"{p} is not a lab database ({exc})") from None
     return conn
@@ -655,6 +704,5 @@ def replay_game(db: str | os.PathLike[str], cell_id: int, index: int) -> Replaye
             raise LabError(f"game {index} of cell {cell_id} is not stored ({hint})")
     finally:
         conn.close()
-    game = play_cell_game(spec, index)
-    now = game_row(cell_id, index, game_seed(spec["seed"], index), game)
+    game, now = play_cell_row(cell_id, spec, index)
     return Replayed(game, dict(zip(ROW_COLUMNS, row)), dict(zip(ROW_COLUMNS, now)), spec)

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from .lab import COUNT_COLUMNS, DUEL_TURN_CAP, ROW_COLUMNS, LabError, cell_spec, fetch_rows, open_existing
+from .lab import (COUNT_COLUMNS, DUEL_TURN_CAP, LOCK_TURNS, ROW_COLUMNS, LabError, cell_spec, fetch_rows,
+                  open_existing)
 
 Z95 = 1.959963984540054
 ENDED_ORDER = ("righteous", "turn_cap_righteous", "turn_cap_evil", "evil", "unfinished")
@@ -82,6 +83,7 @@ class CellStats:
     counts_mean: dict[str, float]
     counts_share: dict[str, float]
     ended_list: list[str] = field(repr=False, default_factory=list)
+    locked: list[int] = field(repr=False, default_factory=list)   # per game; -1: not measured
     wins_by_idx: dict[int, int] = field(repr=False, default_factory=dict)
     turns_by_idx: dict[int, int] = field(repr=False, default_factory=dict)
 
@@ -98,6 +100,31 @@ class CellStats:
         n = self.ended.get("turn_cap_righteous", 0) + self.ended.get("turn_cap_evil", 0)
         return n / self.games if self.games else 0.0
 
+    @property
+    def real_wins(self) -> tuple[int, int]:
+        """(Righteous, Evil) wins by a win condition (D-W-R, D-W-E), the turn cap's decisions apart."""
+        return self.ended.get("righteous", 0), self.ended.get("evil", 0)
+
+    @property
+    def habitual_share_of_evil_wins(self) -> float | None:
+        """The Evil win by Habituals (D-W-E) as a share of all Evil wins (turn-cap ones included)."""
+        evil = self.games - self.righteous_wins - self.ended.get("unfinished", 0)
+        return self.ended.get("evil", 0) / evil if evil > 0 else None
+
+    @property
+    def locked_games(self) -> int | None:
+        """Games in which some seat went LOCK_TURNS or more of its own turns in a row with no
+        option but to pass (None when the games were stored before the lab measured it)."""
+        measured = [v for v in self.locked if v >= 0]
+        if not measured or len(measured) < len(self.locked):
+            return None
+        return sum(1 for v in measured if v >= LOCK_TURNS)
+
+    @property
+    def locked_share(self) -> float | None:
+        n = self.locked_games
+        return n / self.games if n is not None and self.games else None
+
     def turns_summary(self) -> dict[str, float]:
         s = sorted(self.turns)
         return {"mean": statistics.fmean(s) if s else 0.0, "median": _quantile(s, 0.5), "p10": _quantile(s, 0.1),
@@ -109,6 +136,11 @@ class CellStats:
         return {"cell": self.id, "label": self.label, "games": self.games, "righteous_wins": self.righteous_wins,
                 "win_rate": round(self.win_rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
                 "turn_cap_share": round(self.capped_share, 4), "ended": self.ended, "reasons": self.reasons,
+                "real_wins": {"righteous": self.real_wins[0], "evil": self.real_wins[1]},
+                "habitual_share_of_evil_wins": None if self.habitual_share_of_evil_wins is None
+                else round(self.habitual_share_of_evil_wins, 4),
+                "locked_games": self.locked_games,
+                "locked_share": None if self.locked_share is None else round(self.locked_share, 4),
                 "turns": {k: round(v, 2) for k, v in t.items()},
                 "avg_rounds": round(statistics.fmean(self.rounds), 2) if self.rounds else 0.0,
                 "avg_score": [round(statistics.fmean(self.score_r), 2) if self.score_r else 0.0,
@@ -160,7 +192,7 @@ def load_stats(db: str | os.PathLike[str], cell_ids: Sequence[int] | None = None
             turns=[r[col["turns"]] for r in rs], rounds=[r[col["rounds"]] for r in rs],
             actions=[r[col["actions"]] for r in rs], score_r=[r[col["score_r"]] for r in rs],
             score_e=[r[col["score_e"]] for r in rs], counts_mean=means, counts_share=shares,
-            ended_list=[r[col["ended"]] for r in rs], wins_by_idx=wins, turns_by_idx={r[col["idx"]]: r[col["turns"]] for r in rs}))
+            ended_list=[r[col["ended"]] for r in rs], locked=[r[col["locked"]] for r in rs], wins_by_idx=wins, turns_by_idx={r[col["idx"]]: r[col["turns"]] for r in rs}))
     return out
 
 
@@ -257,6 +289,56 @@ def variant_effects(stats: Sequence[CellStats]) -> list[Effect]:
     return out
 
 
+# ---------------------------------------------------------------------------------------- strength
+@dataclass
+class StrengthPoint:
+    """One cell on the strength plot: which side the search bot played, at what budget."""
+
+    side: str          # "Righteous" or "Evil"
+    budget: float      # ms a decision, or iterations (0: heuristic against heuristic)
+    budget_label: str
+    bots: str
+    cell: CellStats
+
+
+def _seat_levels(spec: dict[str, Any]) -> list[str]:
+    bots = list(spec["bots"])
+    return bots * len(spec["lineup"]) if len(bots) == 1 else bots
+
+
+def strength_points(stats: Sequence[CellStats]) -> list[StrengthPoint]:
+    """Cells where every seat of one side is the search bot (one budget) and every other seat the
+    heuristic bot, and the all-heuristic cells of the same line-up (budget 0, on both lines)."""
+    from ..bots.search import parse_budget
+
+    points: list[StrengthPoint] = []
+    searched: set[str] = set()
+    base: list[CellStats] = []
+    for c in stats:
+        if c.spec["mode"] != "duel":
+            continue
+        levels = _seat_levels(c.spec)
+        sides = {"Righteous": {lv for lv, ch in zip(levels, c.spec["lineup"]) if ch == "R"},
+                 "Evil": {lv for lv, ch in zip(levels, c.spec["lineup"]) if ch == "E"}}
+        if sides["Righteous"] == sides["Evil"] == {"heuristic"}:
+            base.append(c)
+            continue
+        for side, other in (("Righteous", "Evil"), ("Evil", "Righteous")):
+            lv = sides[side]
+            if len(lv) == 1 and next(iter(lv)).startswith("search") and sides[other] == {"heuristic"}:
+                name = next(iter(lv))
+                ms, its = parse_budget(name)
+                points.append(StrengthPoint(side, float(ms if ms is not None else its or 0),
+                                            name.partition(":")[2] or name, ",".join(c.spec["bots"]), c))
+                searched.add(c.spec["lineup"])
+    for c in base:
+        if c.spec["lineup"] in searched:
+            for side in ("Righteous", "Evil"):
+                points.append(StrengthPoint(side, 0.0, "0 (heuristic)", ",".join(c.spec["bots"]), c))
+    points.sort(key=lambda p: (p.cell.spec["lineup"], p.side, p.budget, p.cell.id))
+    return points
+
+
 # ---------------------------------------------------------------------------------------- plots
 def _short(label: str, width: int = 44) -> str:
     return label if len(label) <= width else label[: width - 1] + "…"
@@ -291,6 +373,30 @@ def _plots(stats: Sequence[CellStats], out: Path) -> list[tuple[str, str]]:
     ax.set_xlim(0, 1)
     ax.set_xlabel("Righteous win rate (95 % Wilson interval)")
     save(fig, "win_rate.png", "Righteous win rate per cell, with 95 % Wilson intervals.")
+
+    # win rate against the search bot's budget, one line a side (and line-up, settings)
+    points = strength_points(stats)
+    if points:
+        fig, ax = plt.subplots(figsize=(8, 4.2))
+        lines: dict[tuple[str, str], list[StrengthPoint]] = {}
+        for p in points:
+            key = (p.side, " · ".join([p.cell.spec["lineup"], *(f"{k}={v}" for k, v in p.cell.spec["grid"].items())]))
+            lines.setdefault(key, []).append(p)
+        for (side, where), pts in sorted(lines.items()):
+            pts.sort(key=lambda p: p.budget)
+            xs = [p.budget for p in pts]
+            ys = [p.cell.win_rate for p in pts]
+            err = [[max(0.0, p.cell.win_rate - p.cell.ci[0]) for p in pts], [max(0.0, p.cell.ci[1] - p.cell.win_rate) for p in pts]]
+            ax.errorbar(xs, ys, yerr=err, marker="o" if side == "Righteous" else "s", capsize=3,
+                        color="#3b7dd8" if side == "Righteous" else "#c8443a", alpha=0.85,
+                        label=f"search bot on the {side} side ({where})")
+        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("search budget a decision (0: heuristic against heuristic)")
+        ax.set_ylabel("Righteous win rate")
+        ax.legend(fontsize=7, loc="best")
+        save(fig, "strength.png", "Righteous win rate against the search bot's budget, for each side it plays "
+             "(the other side heuristic), with 95 % Wilson intervals.")
 
     # how the games ended
     fig, ax = plt.subplots(figsize=(8, height))
@@ -382,6 +488,23 @@ def _tables(stats: Sequence[CellStats]) -> dict[str, tuple[list[str], list[list[
                  for c in stats])
     rows = []
     for c in stats:
+        rw, ew = c.real_wins
+        cap_r, cap_e = c.ended.get("turn_cap_righteous", 0), c.ended.get("turn_cap_evil", 0)
+        share = c.habitual_share_of_evil_wins
+        locked = c.locked_games
+        rows.append([str(c.id), c.label, str(c.games), f"{rw} ({_pct(rw / c.games)})", f"{ew} ({_pct(ew / c.games)})",
+                     f"{cap_r + cap_e} ({_pct((cap_r + cap_e) / c.games)})", f"{cap_r} / {cap_e}",
+                     "–" if share is None else _pct(share),
+                     "not measured" if locked is None else f"{locked} ({_pct(locked / c.games)})"])
+    t["real"] = (["cell", "variant", "games", "Righteous wins (clean round)", "Evil wins (Habituals)",
+                  "ended by the turn cap", "cap: Righteous / Evil ahead", "Habitual wins of Evil wins",
+                  f"locked ({LOCK_TURNS}+ own turns)"], rows)
+    strength = strength_points(stats)
+    t["strength"] = (["side with the search bot", "bots", "budget", "cell", "games", "Righteous win rate", "95 % CI"],
+                     [[p.side, p.bots, p.budget_label, str(p.cell.id), str(p.cell.games), _pct(p.cell.win_rate),
+                       f"{_pct(p.cell.ci[0])} – {_pct(p.cell.ci[1])}"] for p in strength])
+    rows = []
+    for c in stats:
         s = c.turns_summary()
         rows.append([str(c.id), c.label, f"{s['mean']:.1f}", f"{s['median']:.0f}", f"{s['p10']:.0f} – {s['p90']:.0f}",
                      f"{s['min']:.0f} – {s['max']:.0f}",
@@ -423,6 +546,13 @@ def _others(e: Effect) -> str:
 SECTIONS = (
     ("win", "Win rate", "The Righteous side's wins; the 95 % interval is Wilson's. “By turn cap”: games the turn "
      "cap ended, decided on the stalemate score."),
+    ("real", "Real wins, turn caps and locked seats", "Wins by a win condition (the Righteous clean round, D-W-R; "
+     "the Evil Habitual count held for a round, D-W-E) apart from games the turn cap ended (decided on the "
+     f"stalemate score). “Locked”: games in which some seat went {LOCK_TURNS} or more of its own turns in a row "
+     "with no option but to pass."),
+    ("strength", "Win rate against bot strength", "Cells in which one side's seats are played by the search bot "
+     "(budget per decision) and the other side's by the heuristic bot; budget 0 is heuristic against heuristic. "
+     "The Righteous win rate should rise with the Righteous side's budget and fall with the Evil side's."),
     ("effects", "Variant effects", "Cells that differ in one setting only, compared game by game on the same "
      "seeds: the change in the Righteous win rate (95 % normal interval on the paired differences) and in "
      "game length."),
@@ -435,7 +565,7 @@ SECTIONS = (
      "once. Threats, Habituals, abilities and overflow discards are counted from the event log (every mode); "
      "the combo, micro-reward (MR) and micro-boost (MB) rows from the duel's own counters."),
 )
-PLOTS_AFTER = {"win": ["win_rate.png"], "ended": ["endings.png"], "length": ["turns_box.png", "turns_hist.png"],
+PLOTS_AFTER = {"win": ["win_rate.png"], "strength": ["strength.png"], "ended": ["endings.png"], "length": ["turns_box.png", "turns_hist.png"],
                "score": ["scores.png"], "firing": ["firing.png"]}
 
 

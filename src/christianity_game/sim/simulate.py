@@ -76,8 +76,9 @@ class SimResult:
 
 
 def play_one(mode: str, lineup: str, seed: int, bots: str | list[str], settings: Settings | None = None,
-             scenario: str | None = None) -> Game:
-    """One game with bots in every seat; ``bots`` is one level for all seats or one a seat."""
+             scenario: str | None = None, watch: Callable[[Game, int, list[Any]], None] | None = None) -> Game:
+    """One game with bots in every seat; ``bots`` is one level for all seats or one a seat
+    (``watch``: see :func:`~christianity_game.bots.base.play_out`)."""
     if scenario is not None:
         from ..scenarios import scenario as find_scenario
         game = find_scenario(scenario).new_game(seed=seed, settings=settings)
@@ -88,7 +89,7 @@ def play_one(mode: str, lineup: str, seed: int, bots: str | list[str], settings:
     if len(levels) != len(lineup):
         raise ValueError(f"need one bot level a seat ({len(lineup)}), got {len(levels)}")
     players = {i: make_bot(level, seed * 31 + i, game.cards) for i, level in enumerate(levels)}
-    return play_out(game, players)
+    return play_out(game, players, watch=watch)
 
 
 def simulate(mode: str, lineup: str, games: int, seed: int = 0, bots: str | list[str] = "heuristic",
