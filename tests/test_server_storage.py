@@ -43,7 +43,10 @@ def test_a_lost_write_ahead_log_is_reported_and_clients_that_saw_more_are_refuse
     with running(live) as app:
         game = create(app, mode="solo", lineup="R", seed=SEED)
         db = sqlite3.connect(live / DB_NAME)
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")   # the game itself is in the main file
+        for _ in range(100):   # the game itself into the main file (the server may be checkpointing too)
+            if db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0:
+                break
+            time.sleep(0.02)
         db.close()
         seen = play(app, game, 8)
         assert seen >= 4
@@ -190,6 +193,7 @@ def test_kill_9_then_a_deleted_wal_is_noticed_by_the_real_server(tmp_path: Path)
                 game = (await http.post(server.url + "/api/games", json={"mode": "solo", "lineup": "R",
                                                                           "seed": SEED})).json()
                 token = game["seats"][0]["token"]
+                await asyncio.sleep(0.5)   # the server copies a new game into the main file on a worker thread
                 async with connect(game["ws"]) as ws_:
                     await ws_.send(_json.dumps({"type": "hello", "token": token}))
                     view = _json.loads(await ws_.recv())["view"]
