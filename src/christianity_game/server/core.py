@@ -672,6 +672,19 @@ class GameServer:
         self.rooms[game_id] = room
         return room
 
+    def _sort_resumable(self, row: GameRow) -> None:
+        """Note a stored game played under rules this engine does not play (from its record's head,
+        without replaying it), so that it is listed as such even before anyone opens it."""
+        if row.id in self.not_resumable or row.id in self.rooms:
+            return
+        try:
+            check_record({**row.head, "actions": []})
+        except UnsupportedRules as exc:
+            self.not_resumable[row.id] = (f"game {row.id} cannot be resumed after the upgrade to rules version "
+                                          f"{versions.RULES_VERSION}: {exc}; its record can still be downloaded")
+        except RecordError:
+            pass   # reported when the game is opened
+
     def _maybe_evict(self, room: Room) -> None:
         if not room.conns and not room.attached and room.game.result is not None and not room.bot_pending:
             self.rooms.pop(room.game_id, None)
@@ -914,7 +927,11 @@ class GameServer:
                "open_seats": [s.seat for s in row.seats if s.kind == "human" and not s.claimed and s.seat in open_],
                "manualAdjust": row.options.get("manualAdjust") or default_manual_adjust(row.seats, row.head["lineup"]),
                "state_id": None, "round": None, "result": row.result,
-               "resumable": row.id not in self.not_resumable, "status_note": self.not_resumable.get(row.id)}
+               "resumable": True, "status_note": None}
+        if not row.finished:
+            self._sort_resumable(row)
+            out["resumable"] = row.id not in self.not_resumable
+            out["status_note"] = self.not_resumable.get(row.id)
         if room is not None:
             g = room.game
             out["state_id"] = g.state_id
