@@ -45,8 +45,27 @@ def content_hash(cards: dict[str, Any], decks: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+_PINNED: dict[tuple[int, frozenset[str], frozenset[str]], tuple[CardSet, dict[str, Any]]] = {}
+
+
 def pin_cards(card_set: CardSet, card_ids: Iterable[str], deck_ids: Iterable[str]) -> dict[str, Any]:
-    """The pinned form of the named decks and cards (each deck's cards are pinned with it)."""
+    """The pinned form of the named decks and cards (each deck's cards are pinned with it).
+
+    The same card set, cards and decks give the same (shared, never to be changed) table: most games
+    use the starter set's decks, so their pins are worked out once a process."""
+    ids, deck_set = frozenset(card_ids), frozenset(deck_ids)
+    key = (id(card_set), ids, deck_set)
+    hit = _PINNED.get(key)
+    if hit is not None and hit[0] is card_set:
+        return hit[1]
+    pinned = _pin(card_set, ids, deck_set)
+    if len(_PINNED) > 256:
+        _PINNED.clear()
+    _PINNED[key] = (card_set, pinned)
+    return pinned
+
+
+def _pin(card_set: CardSet, card_ids: Iterable[str], deck_ids: Iterable[str]) -> dict[str, Any]:
     decks: dict[str, Any] = {}
     wanted = set(card_ids)
     for deck_id in sorted(set(deck_ids)):
