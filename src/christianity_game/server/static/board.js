@@ -21,6 +21,10 @@ let explainFor = null;     // "token:state_id" it was asked for
 let turnRewards = [];      // duel: micro-rewards and boosts earned this turn, with why
 let prevCounts = null;     // duel: the engine's tallies at the previous view (to tell why a reward came)
 let fatal = false;         // the seat's link no longer works: stop reconnecting
+let table = null;          // the game's public summary (/api/games/{id}): manualAdjust and the seats
+const adjustReqs = new Map();   // request id -> adjust_request (waiting for an answer), deduplicated over the connections
+const adjustDone = new Set();   // request ids already resolved (each connection hears of it)
+const MAX_RETRIES = 8;     // reconnect tries in a row before asking the player (about 40 s)
 
 function cur() { return conns[shownIdx]; }
 function view() { return cur() && cur().view; }
@@ -47,24 +51,57 @@ function connect(c) {
   const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(gameId)}`);
   c.ws = ws;
   ws.addEventListener("open", () => {
-    c.retry = 0;
     ws.send(JSON.stringify({ type: "hello", token: c.token, state_id: c.lastState ?? 0 }));
   });
   ws.addEventListener("message", (e) => onMessage(c, JSON.parse(e.data)));
-  ws.addEventListener("close", (e) => {
-    if (fatal || c.dead) return;
-    if (e.code === 4404) { linkDead(c, "no_such_game", "There is no such game on this server: it may have been removed."); return; }
-    if (e.code >= 4400 && e.code < 4500) { linkDead(c, e.reason || "refused", `The server closed this seat's connection: ${words(e.reason || "refused")}.`); return; }
-    c.retry = (c.retry || 0) + 1;
-    setStatus(c.retry > 6 ? "The server cannot be reached: still trying every few seconds…" : "Connection lost: reconnecting…");
-    setTimeout(() => connect(c), Math.min(5000, 300 * c.retry));
-  });
+  ws.addEventListener("close", (e) => onClose(c, e));
+}
+
+/** The server's close codes, in words: final ones say so and lead back; reconnect only where it helps. */
+const CLOSES = {
+  4403: { code: "origin_refused", text: "The server refuses this page: it was opened from another site's address. Open the game from the server's own address (the seat's link)." },
+  4404: { code: "no_such_game", text: "There is no such game on this server: it may have been removed." },
+  4408: { code: "not_joined", text: "The connection did not say which seat it is in time, so the server closed it.", retry: true },
+  4410: { code: "game_not_resumable", text: "This game cannot go on: it was stored under rules this server no longer plays (an upgrade of the rules). Its record can still be downloaded.", record: true },
+  4429: { code: "too_many_connections", text: "Too many connections: this seat is open in too many tabs or windows (4 at most), or this address has too many open. Close some, then try again.", retry: true },
+  1011: { code: "game_unavailable", text: "This game is unavailable: its stored record no longer replays or its stored rows are damaged. Other games are not affected." },
+};
+
+function onClose(c, e) {
+  if (fatal || c.dead || c.ws === null) return;
+  const known = CLOSES[e.code];
+  const internal = e.code === 1011 && /reconnect/i.test(e.reason || "");   // a failed update: resync helps
+  if (known && !internal) {
+    const extra = [];
+    if (known.record) extra.push(el("button", { type: "button", id: "close-download", onclick: downloadRecord }, "Download the record"));
+    if (known.retry) extra.push(el("button", { type: "button", id: "close-retry", onclick: () => location.reload() }, "Try again"));
+    linkDead(c, known.code, known.text, extra, e.code);
+    return;
+  }
+  if (e.code >= 4400 && e.code < 4500) { linkDead(c, e.reason || "refused", `The server closed this seat's connection: ${words(e.reason || "refused")}.`, [], e.code); return; }
+  // 1013 (the page fell behind), 1011 after a failed update, a network drop (1006), a server restart (1000/1001)
+  c.retry = (c.retry || 0) + 1;
+  const now = Date.now();   // a connection that keeps dropping right after joining stops too
+  c.drops = (c.drops || []).filter((t) => now - t < 120_000).concat([now]);
+  if (c.retry > MAX_RETRIES || c.drops.length > 12) {
+    c.drops = [];
+    setStatus("");
+    $("#status").replaceChildren(el("span", { id: "conn-lost", class: "error-banner", dataset: { code: String(e.code) } },
+      "The server cannot be reached (tried for about 40 seconds). ",
+      el("button", { type: "button", id: "reconnect", onclick: () => { c.retry = 0; setStatus("Reconnecting…"); connect(c); } }, "Try again"),
+      el("a", { href: "/", class: "button" }, "Back to the lobby")));
+    return;
+  }
+  setStatus(e.code === 1013 ? "Your connection fell behind the game: reconnecting to catch up…" : "Connection lost: reconnecting…");
+  setTimeout(() => connect(c), Math.min(8000, 500 * 2 ** (c.retry - 1)));
 }
 
 function onMessage(c, msg) {
   const primary = c === conns[0];
   switch (msg.type) {
     case "welcome":
+      c.retry = 0;
+      if (primary) adjustReqs.clear();   // the server sends the waiting requests again right after
       c.seat = msg.seat; c.role = msg.role; c.seatsInfo = msg.seats;
       if (primary && msg.since !== null && msg.since !== undefined && (c.lastState ?? 0) === 0) log = [];
       tableState(c, msg);
@@ -76,7 +113,17 @@ function onMessage(c, msg) {
       tableState(c, msg);
       setView(c, msg.view, msg.events, primary);
       break;
+    case "adjust_request":
+      onAdjustRequest(msg);
+      break;
+    case "adjust_resolved":
+      onAdjustResolved(msg);
+      break;
     case "error":
+      if (["too_many_connections", "origin_refused", "not_joined", "game_unavailable", "game_not_resumable"].includes(msg.code)) {
+        c.closeNote = msg.message;   // the close that follows says it in words
+        break;
+      }
       if (c.role === null && ["wrong_token", "missing_token", "no_such_game", "token_revoked", "seat_revoked", "not_invited"].includes(msg.code)) {
         linkDead(c, msg.code, msg.code === "no_such_game" ? "There is no such game on this server."
           : "This link's seat token does not work (any more): the seat may have been given to someone else, or the link was copied incompletely.");
@@ -97,12 +144,109 @@ function tableState(c, msg) {
 }
 
 /** The seat's link no longer works: say why in words, offer the lobby, stop reconnecting. */
-function linkDead(c, code, text) {
+function linkDead(c, code, text, extra = [], closeCode = null) {
   c.dead = true;
   if (conns.every((x) => x.dead)) fatal = true;
   try { c.ws.close(); } catch (e) { /* already closed */ }
-  $("#status").replaceChildren(el("span", { id: "link-dead", class: "error-banner", dataset: { code } }, `${text} `,
+  $("#status").replaceChildren(el("span", { id: "link-dead", class: "error-banner", dataset: { code, close: closeCode ?? "" },
+    title: c.closeNote || "" }, `${text} `, ...extra,
     el("a", { href: "/", class: "button" }, "Back to the lobby")));
+}
+
+// ------------------------------------------------------------------ manual adjustment by request
+function badgeWord(kind) { return kind === "humility" ? "Humility" : "Maturity"; }
+function adjustWords(req) {
+  const a = req.action || {};
+  return `${badgeWord(a.badge)} to ${a.badge === "maturity" ? `L${a.value}` : `${a.value}/10`}`;
+}
+function seatsWords(list) {
+  const names = (list || []).map((i) => seatName(i, { short: true }));
+  return names.length <= 1 ? (names[0] || "nobody") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+}
+function note(text, cls = "") {
+  const v = conns[0] && conns[0].view;
+  log.push({ kind: "note", text, cls, state_id: v ? v.state_id : 0 });
+}
+
+function onAdjustRequest(msg) {
+  if (adjustReqs.has(msg.request) || adjustDone.has(msg.request)) return;
+  adjustReqs.set(msg.request, msg);
+  note(`${seatName(msg.by, { short: true })} asks to set their ${adjustWords(msg)} by hand: waiting for ${seatsWords(msg.answerers)} to accept or decline.`, "adjust-request");
+  if (view()) render();
+}
+
+function onAdjustResolved(msg) {
+  if (adjustDone.has(msg.request)) return;
+  adjustDone.add(msg.request);
+  const req = adjustReqs.get(msg.request) || { action: null, by: msg.by };
+  adjustReqs.delete(msg.request);
+  const who = seatName(msg.by, { short: true });
+  const answer = msg.answered_by !== null && msg.answered_by !== undefined ? seatName(msg.answered_by, { short: true }) : "The other side";
+  const what = req.action ? adjustWords(req) : "a badge";
+  const text = msg.outcome === "accepted" ? `${answer} accepted: ${who}'s ${what.replace(" to ", " is now ")}.`
+    : msg.outcome === "declined" ? `${answer} declined ${who}'s request (${what}): nothing changed.`
+      : `${who}'s request (${what}) was withdrawn: it no longer applies (the game moved on or ended); nothing changed.`;
+  note(text, `adjust-${msg.outcome}`);
+  toast(text);
+  if (view()) render();
+}
+
+function answerAdjust(req, accept) {
+  const c = conns.find((x) => !x.dead && x.seat !== null && x.seat !== undefined && req.answerers.includes(x.seat));
+  if (!c || !c.ws || c.ws.readyState !== 1) { toast("Not connected."); return; }
+  req.answered = true;
+  c.ws.send(JSON.stringify({ type: "adjust_answer", token: c.token, request: req.request, accept, ref: ++refCounter }));
+  render();
+}
+
+/** Every waiting request, shown to everyone: Accept / Decline for a seat that may answer, else who it waits for. */
+function adjustPrompts(v) {
+  const out = [];
+  for (const req of adjustReqs.values()) {
+    const who = seatName(req.by, { short: true });
+    const a = req.action || {};
+    const seat = v.seats[req.by];
+    const now = seat && a.badge ? ` (now ${a.badge === "maturity" ? `L${seat.maturity}` : `${seat.humility}/10`})` : "";
+    const mayAnswer = conns.some((x) => !x.dead && x.seat !== null && x.seat !== undefined && req.answerers.includes(x.seat));
+    const mine = conns.some((x) => x.seat === req.by);
+    const head = mine ? `You asked to set your ${adjustWords(req)}${now}` : `${who} asks to set their ${adjustWords(req)}${now}`;
+    let body;
+    if (mayAnswer && !req.answered) {
+      body = el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", id: "adjust-accept", onclick: () => answerAdjust(req, true) }, "Accept"),
+        el("button", { type: "button", id: "adjust-decline", onclick: () => answerAdjust(req, false) }, "Decline"));
+    } else if (mayAnswer) {
+      body = el("p", { class: "note" }, "Answer sent…");
+    } else {
+      body = el("p", { class: "note", id: mine ? "adjust-waiting" : null },
+        `Waiting for the other side: ${seatsWords(req.answerers)} accepts or declines. Nothing changes until then.`);
+    }
+    out.push(el("div", { class: "adjust-request", id: `adjust-request-${req.request}`, role: "alert", dataset: { request: req.request } },
+      el("p", { class: "prompt" }, el("b", {}, head), mayAnswer && !mine ? ". Accept to apply it, or decline." : "."), body));
+  }
+  return out;
+}
+
+/** The table's manual-adjustment setting (from the game's summary); "free" until known. */
+function tableAdjust() { return (table && table.manualAdjust) || "free"; }
+/** Who would answer this seat's adjustment (as the server decides): people on the other side, else other people. */
+function answerersFor(seat) {
+  const info = (conns[0] && conns[0].seatsInfo) || (table && table.seats) || [];
+  const side = (info.find((s) => s.seat === seat) || {}).side;
+  const people = info.filter((s) => s.kind === "human" && s.seat !== seat);
+  const other = people.filter((s) => s.side !== side).map((s) => s.seat);
+  return other.length ? other : people.map((s) => s.seat);
+}
+const ADJUST_MENU = {
+  ask: "ask: a value set by hand is a request the other side accepts or declines",
+  free: "free: a value set by hand applies at once",
+  off: "off: nobody can set Maturity or Humility by hand",
+};
+function renderAdjustMenu() {
+  const m = tableAdjust();
+  const n = $("#menu-adjust");
+  n.textContent = `Maturity/Humility by hand at this table: ${ADJUST_MENU[m] || m}. Chosen when the game was created.`;
+  n.dataset.adjust = m;
 }
 
 function setView(c, v, events, primary) {
@@ -287,6 +431,7 @@ function render() {
   renderHand(v);
   renderDecide(v);
   renderOfferMenu(v);
+  renderAdjustMenu();
   renderAbilities(v);
   renderClocks(v);
   renderLog();
@@ -386,15 +531,21 @@ function openBadgeEditor(seat, kind, x, y) {
   };
   box.onclick = (e) => e.stopPropagation();   // − and + change the value in place
   box.oncontextmenu = (e) => e.stopPropagation();
+  const mode = tableAdjust();
+  const ask = mode === "ask" && answerersFor(seat.seat).length > 0;
+  const off = mode === "off";
+  const how = off ? "Setting Maturity or Humility by hand is off at this table."
+    : ask ? `At this table it is a request: ${seatsWords(answerersFor(seat.seat))} accepts or declines it, and nothing changes until then.`
+      : "House rules or testing: the log shows it as a manual change.";
   box.replaceChildren(
-    el("p", {}, el("b", {}, `Set ${kind === "humility" ? "Humility" : "Maturity"} by hand`)),
-    el("p", { class: "note" }, "House rules or testing: the log shows it as a manual change."),
+    el("p", {}, el("b", {}, `${ask ? "Ask to set" : "Set"} ${kind === "humility" ? "Humility" : "Maturity"} by hand`)),
+    el("p", { class: "note", id: "badge-how", dataset: { adjust: mode } }, how),
     el("div", { class: "row" },
       el("button", { type: "button", class: "small", "aria-label": "minus one", onclick: () => { input.value = Math.max(0, Number(input.value) - 1); } }, "−"),
       input,
       el("button", { type: "button", class: "small", "aria-label": "plus one", onclick: () => { input.value = Math.min(max, Number(input.value) + 1); } }, "+")),
     el("div", { class: "row" },
-      el("button", { type: "button", class: "primary", id: "badge-set", onclick: go }, "Set"),
+      el("button", { type: "button", class: "primary", id: "badge-set", onclick: go, disabled: off }, ask ? "Ask" : "Set"),
       el("button", { type: "button", onclick: closePopovers }, "Cancel")));
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); go(); } });
   placeBox(box, x, y);
@@ -572,10 +723,12 @@ function renderDecide(v) {
   }
   const offer = endOfferPrompt(v);
   if (offer) nodes.unshift(offer);
+  const asks = adjustPrompts(v);
+  nodes.unshift(...asks);
   const undo = undoButton(v);
   if (undo) nodes.push(undo);
   box.replaceChildren(...nodes);
-  box.classList.toggle("yours", (pend.length > 0 || !!(offer && offer.id === "end-offer")) && !v.result);
+  box.classList.toggle("yours", (pend.length > 0 || !!(offer && offer.id === "end-offer") || asks.some((a) => a.querySelector("#adjust-accept"))) && !v.result);
 }
 
 /** Undo: enabled only when the server says this seat may take back its last action; else why not. */
@@ -780,7 +933,9 @@ function eventText(e) { return logText(e, (i) => seatName(i, { short: true })); 
 function renderLog() {
   const ol = $("#log");
   const shown = log.slice(-200).filter((e, i, all) => !(e.kind === "played" && all[i + 1] && all[i + 1].kind === "threat_played" && all[i + 1].uid === e.uid));
-  ol.replaceChildren(...shown.map((e) => el("li", { class: `ev ev-${e.kind}` }, eventText(e))));
+  ol.replaceChildren(...shown.map((e) => (e.kind === "note"
+    ? el("li", { class: `ev ev-note ${e.cls ? `ev-${e.cls}` : ""}` }, e.text)
+    : el("li", { class: `ev ev-${e.kind}` }, eventText(e)))));
   ol.scrollTop = ol.scrollHeight;
 }
 
@@ -863,6 +1018,14 @@ function setupKeys() {
   });
 }
 
+async function loadTable() {
+  try {
+    const r = await fetch(`/api/games/${encodeURIComponent(gameId)}`);
+    if (r.ok) table = await r.json();
+  } catch (e) { /* the menu then says free */ }
+  renderAdjustMenu();
+}
+
 async function main() {
   setupMenu();
   setupKeys();
@@ -870,7 +1033,7 @@ async function main() {
     setStatus("This link has no seat token (it should end with #token=...). Ask for your seat's link, or start a game in the lobby.");
     return;
   }
-  await Promise.all([loadCatalog(), loadAbilities()]);
+  await Promise.all([loadCatalog(), loadAbilities(), loadTable()]);
   for (const t of tokens) conns.push({ token: t, ws: null, seat: null, role: null, view: null, seatsInfo: null, lastState: 0 });
   conns.forEach(connect);
   window.addEventListener("resize", () => closePopovers());

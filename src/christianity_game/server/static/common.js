@@ -91,5 +91,8 @@ export const REASONS = {
   cannot_undo: "That cannot be taken back", not_a_duel: "Only a duel can end by agreement",
   offer_open: "An offer to end is already waiting", no_offer: "No offer to end is waiting",
   own_offer: "The other side answers your offer",
+  adjust_off: "Setting Maturity or Humility by hand is off at this table",
+  adjust_pending: "Your earlier request still waits for an answer",
+  no_such_request: "That request is no longer waiting", not_your_request: "Only the other side answers this request",
 };
 export function reasonWords(code) { return REASONS[code] || words(code || "refused").replace(/^./, (c) => c.toUpperCase()); }

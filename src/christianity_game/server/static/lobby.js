@@ -2,16 +2,23 @@ import { el, urlSettings } from "/static/common.js";
 
 const $ = (s) => document.querySelector(s);
 const params = new URLSearchParams(location.search);
-let seats = [];          // [{side: "R"|"E", who: "human"|"random"|"heuristic"|"search"}]
+let seats = [];          // [{side: "R"|"E", who: "human"|"random"|"heuristic"|"search", access: "invited"|"open"}]
 let scenario = params.get("scenario") || null;
 let scenarios = [];
 
 function mode() { return document.querySelector("input[name=mode]:checked").value; }
 
+function seat(side, who = "human") { return { side, who, access: "invited" }; }
+
+const ACCESS_NOTE = {
+  invited: "Invited: only this seat's secret link plays it; it is never listed and nobody can join it from the lobby.",
+  open: "Open: listed under Open games; the first person to join takes it.",
+};
+
 function defaultsFor(m) {
-  if (m === "solo") return [{ side: "R", who: "human" }];
-  if (m === "coop") return [{ side: "R", who: "human" }, { side: "R", who: "human" }];
-  return [{ side: "E", who: "human" }, { side: "R", who: "human" }];
+  if (m === "solo") return [seat("R")];
+  if (m === "coop") return [seat("R"), seat("R")];
+  return [seat("E"), seat("R")];
 }
 
 function renderSeats() {
@@ -20,21 +27,29 @@ function renderSeats() {
   box.replaceChildren();
   seats.forEach((s, i) => {
     const who = el("select", { "aria-label": `Seat ${i + 1} player`, class: "who",
-      onchange: (e) => { s.who = e.target.value; } },
+      onchange: (e) => { s.who = e.target.value; renderSeats(); } },
       el("option", { value: "human", selected: s.who === "human" }, "Person"),
       el("option", { value: "heuristic", selected: s.who === "heuristic" }, "Bot (heuristic)"),
       el("option", { value: "search", selected: s.who === "search" }, "Bot (search, thinks ~0.2 s a move)"),
       el("option", { value: "random", selected: s.who === "random" }, "Bot (random)"));
     const side = m === "duel"
-      ? el("select", { "aria-label": `Seat ${i + 1} side`, onchange: (e) => { s.side = e.target.value; } },
+      ? el("select", { "aria-label": `Seat ${i + 1} side`, onchange: (e) => { s.side = e.target.value; renderAdjustNote(); } },
           el("option", { value: "R", selected: s.side === "R" }, "Righteous"),
           el("option", { value: "E", selected: s.side === "E" }, "Evil"))
       : el("span", { class: "side-r" }, "Righteous");
     const remove = (m !== "solo" && seats.length > (m === "duel" ? 2 : 1))
       ? el("button", { type: "button", class: "small", "aria-label": `Remove seat ${i + 1}`,
           onclick: () => { seats.splice(i, 1); renderSeats(); } }, "✕") : null;
-    box.append(el("div", { class: "seat-row" }, el("b", {}, `Seat ${i + 1}`), side, who, remove));
+    const human = s.who === "human";
+    const access = human ? el("select", { "aria-label": `Seat ${i + 1} access`, class: "access", id: `access-${i}`,
+      "aria-describedby": `access-note-${i}`,
+      onchange: (e) => { s.access = e.target.value; renderSeats(); } },
+      el("option", { value: "invited", selected: s.access !== "open" }, "Invited (link only)"),
+      el("option", { value: "open", selected: s.access === "open" }, "Open (listed)")) : null;
+    box.append(el("div", { class: "seat-row", dataset: { seat: i } }, el("b", {}, `Seat ${i + 1}`), side, who, access, remove,
+      human ? el("p", { class: "note access-note", id: `access-note-${i}` }, ACCESS_NOTE[s.access === "open" ? "open" : "invited"]) : null));
   });
+  renderAdjustNote();
   $("#add-r").hidden = m === "solo";
   $("#add-e").hidden = m !== "duel";
 }
@@ -50,11 +65,17 @@ function settingsBody() {
 async function create(extra = {}) {
   $("#create-error").textContent = "";
   const m = extra.mode || mode();
-  const list = extra.lineup ? extra.lineup.split("").map((c) => ({ side: c, who: "human" })) : seats;
+  const list = extra.lineup ? extra.lineup.split("").map((c) => seat(c)) : seats;
   const lineup = list.map((s) => s.side).join("");
   const bots = {};
-  list.forEach((s, i) => { if (s.who !== "human") bots[i] = s.who; });
-  const body = { mode: m, lineup, settings: settingsBody(), bots };
+  const access = {};
+  list.forEach((s, i) => {
+    if (s.who !== "human") bots[i] = s.who;
+    else access[i] = s.access === "open" ? "open" : "invited";
+  });
+  const body = { mode: m, lineup, settings: settingsBody(), bots, access };
+  const adjust = $("#manual-adjust").value;
+  if (adjust) body.manualAdjust = adjust;
   const seed = $("#seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
   const name = $("#game-name").value.trim();
@@ -96,13 +117,18 @@ function showCreated(g) {
   for (const s of g.seats) {
     const side = s.side === "evil" ? "Evil" : "Righteous";
     if (s.kind === "human") {
-      ul.append(el("li", { dataset: { seat: s.seat } }, el("b", {}, `Seat ${s.seat + 1} (${side}): `),
-        ...link(s.url, `Open seat ${s.seat + 1}`)));
+      const open = s.access === "open";
+      ul.append(el("li", { dataset: { seat: s.seat, access: s.access || "invited" } }, el("b", {}, `Seat ${s.seat + 1} (${side}): `),
+        ...link(s.url, `Open seat ${s.seat + 1}`),
+        el("span", { class: "note access-tag" }, open
+          ? " open: listed under Open games, the first to join takes it (share this link or leave the seat open, not both)"
+          : " invited: only this link plays it")));
     } else {
       ul.append(el("li", {}, el("b", {}, `Seat ${s.seat + 1} (${side}): `), `bot (${s.bot})`));
     }
   }
   ul.append(el("li", { class: "spectator" }, el("b", {}, "Spectators: "), ...link(g.spectator.url, "Watch")));
+  if (g.manualAdjust) ul.append(el("li", { class: "note", id: "created-adjust" }, `Maturity/Humility by hand: ${ADJUST_WORDS[g.manualAdjust] || g.manualAdjust}.`));
   $("#created").hidden = false;
   $("#created").scrollIntoView({ block: "nearest" });
   loadOpen();
@@ -140,14 +166,49 @@ async function loadOpen() {
   ul.replaceChildren();
   if (!games.length) ul.append(el("li", { class: "note" }, "None yet."));
   for (const g of games) {
-    ul.append(el("li", {}, `${g.name || g.game_id}: ${g.mode} ${g.lineup}, round ${g.round ?? 1} `,
-      el("button", { type: "button", class: "small", onclick: async () => {
-        const r = await fetch(`/api/games/${g.game_id}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
-        const d = await r.json();
-        if (r.ok) location.href = `/play/${d.game_id}#token=${d.token}`;
-        else alert(d.message || "Cannot join");
-      } }, "Join")));
+    const sides = (g.seats || []).map((x) => `${x.side === "evil" ? "E" : "R"}${x.kind === "bot" ? " bot" : ""}`);
+    const open = (g.open_seats || []).map((i) => {
+      const info = (g.seats || []).find((x) => x.seat === i) || { side: "righteous" };
+      return el("button", { type: "button", class: "small join", dataset: { seat: i },
+        "aria-label": `Join ${g.name || g.game_id} as seat ${i + 1} (${info.side === "evil" ? "Evil" : "Righteous"})`,
+        onclick: () => join(g.game_id, i) }, `Join seat ${i + 1} (${info.side === "evil" ? "Evil" : "Righteous"})`);
+    });
+    ul.append(el("li", { class: "open-game", dataset: { game: g.game_id } },
+      el("span", {}, `${g.name || g.game_id}: ${g.mode} ${g.lineup}, round ${g.round ?? 1}`),
+      el("span", { class: "note" }, ` · seats ${sides.join(", ")} · open: ${(g.open_seats || []).map((i) => `seat ${i + 1}`).join(", ")}`
+        + ` · by hand: ${g.manualAdjust || "free"} `),
+      ...open));
   }
+}
+
+async function join(gameId, seatNo) {
+  let r, d;
+  try {
+    r = await fetch(`/api/games/${encodeURIComponent(gameId)}/join`, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ seat: seatNo }) });
+    d = await r.json();
+  } catch (e) { $("#open-error").textContent = "The server cannot be reached."; return; }
+  if (r.ok) { location.href = `/play/${encodeURIComponent(d.game_id)}#token=${d.token}`; return; }
+  $("#open-error").textContent = `${d.message || "Cannot join"}.`;
+  loadOpen();
+}
+
+const ADJUST_WORDS = {
+  ask: "ask: a request the other side accepts or declines",
+  free: "free: applied at once",
+  off: "off: nobody can set them by hand",
+};
+
+/** The manual-adjustment choice: what its default means for the seats as they stand. */
+function renderAdjustNote() {
+  const note = $("#manual-adjust-note");
+  if (!note) return;
+  const people = seats.filter((s) => s.who === "human").map((s) => s.side);
+  const both = mode() === "duel" && people.includes("R") && people.includes("E");
+  const chosen = $("#manual-adjust").value;
+  note.textContent = chosen
+    ? `This table: ${ADJUST_WORDS[chosen]}.`
+    : `Default for these seats: ${both ? ADJUST_WORDS.ask : ADJUST_WORDS.free} (ask when people sit on both sides of a duel, free otherwise).`;
 }
 
 function init() {
@@ -156,11 +217,11 @@ function init() {
   seats = defaultsFor(mode());
   const lu = (params.get("lineup") || "").toUpperCase();
   if (/^[RE]{1,8}$/.test(lu) && (mode() === "duel" || !lu.includes("E")) && (mode() !== "solo" || lu === "R")) {
-    seats = lu.split("").map((side) => ({ side, who: "human" }));   // "New game, same settings"
+    seats = lu.split("").map((side) => seat(side));   // "New game, same settings"
   }
   document.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", () => { seats = defaultsFor(mode()); renderSeats(); }));
-  $("#add-r").addEventListener("click", () => { seats.push({ side: "R", who: "human" }); renderSeats(); });
-  $("#add-e").addEventListener("click", () => { seats.push({ side: "E", who: "human" }); renderSeats(); });
+  $("#add-r").addEventListener("click", () => { seats.push(seat("R")); renderSeats(); });
+  $("#add-e").addEventListener("click", () => { seats.push(seat("E")); renderSeats(); });
   const us = urlSettings();
   if ("evilInterrupt" in us) $("#set-evilInterrupt").checked = us.evilInterrupt;
   if ("matAbilities" in us) $("#set-matAbilities").checked = us.matAbilities;
@@ -169,6 +230,9 @@ function init() {
   if (named.length) { $("#url-settings").hidden = false; $("#url-settings").textContent = `From the link: ${named.join(", ")}`; }
   if (params.get("seed")) $("#seed").value = params.get("seed");
   if (params.get("hotseat") === "1") $("#hotseat").checked = true;
+  $("#manual-adjust").addEventListener("change", renderAdjustNote);
+  const ma = params.get("manualAdjust");
+  if (ma && ["ask", "free", "off"].includes(ma)) $("#manual-adjust").value = ma;
   $("#create-form").addEventListener("submit", (e) => { e.preventDefault(); create(); });
   renderSeats();
   loadScenarios();
