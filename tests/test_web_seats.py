@@ -5,7 +5,8 @@
 * ``manualAdjust: ask`` in a duel between people: a badge set by hand on one page is a request
   the other page accepts or declines; it is applied only after Accept;
 * the server's close codes in words: 4429 (too many connections on a seat, with Try again) and
-  4410 (a game that cannot be resumed after an upgrade: its record can be downloaded).
+  4410 (a game that cannot be resumed after an upgrade: its record can be downloaded); after 1013
+  (the page fell behind) the board reconnects by itself.
 """
 
 from __future__ import annotations
@@ -139,7 +140,8 @@ def test_an_adjustment_at_an_ask_table_waits_for_the_other_side(server: str, ctx
 
 
 def test_close_codes_in_words(server: str, ctx: Any) -> None:  # noqa: F811
-    """4429: too many connections on one seat, in words, with Try again; 4410 (mocked): the record."""
+    """4429: too many connections on one seat, in words, with Try again; 4410 (mocked): the record,
+    no reconnect; 1013 (mocked): one reconnect, and play goes on."""
     g = _post(server, "/api/games", {"mode": "solo", "lineup": "R", "seed": 3})
     token = g["seats"][0]["token"]
 
@@ -182,3 +184,19 @@ def test_close_codes_in_words(server: str, ctx: Any) -> None:  # noqa: F811
     assert banner.locator("#close-download").count() == 1
     page.wait_for_timeout(1500)
     assert len(opened) == 1, "a final close must not reconnect"
+
+    # 1013 (the page fell behind): it reconnects by itself and plays on
+    page = ctx.fresh()
+    tries: list[int] = []
+
+    def behind_once(route: Any) -> None:
+        tries.append(1)
+        if len(tries) == 1:
+            route.on_message(lambda _m: route.close(code=1013, reason="stopped reading: reconnect to resync"))
+        else:
+            route.connect_to_server()
+
+    page.route_web_socket("**/ws/**", behind_once)
+    page.goto(g["seats"][0]["url"])
+    page.locator("#hand .card").first.wait_for()
+    assert len(tries) == 2 and page.locator("#link-dead").count() == 0
