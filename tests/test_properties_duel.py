@@ -378,9 +378,10 @@ def test_random_duels_hold_every_property(lineup: str, interrupt: bool) -> None:
     for what in ("threats_played", "threats_resisted", "temptations_failed", "habituals_taken", "micro_rewards",
                  "micro_boosts", "reward_flip"):
         assert stats[what], f"nothing counted as {what}: {stats}"
-    if lineup.count("E") > lineup.count("R") and interrupt:
-        # two Evil seats with interrupts lock a lone Righteous seat out (the known balance problem
-        # the lab reports): random play there may reach the cap every time; the cap still decides
+    if lineup.count("E") >= lineup.count("R") and interrupt:
+        # with interrupts and as many Evil seats as Righteous ones, random play may reach the cap every
+        # time (rules 3 refills an empty Evil deck, so the Evil side never runs dry: the stalemate the
+        # lab reports, issue 10); the cap still decides
         assert stats["capped"] + stats["decided"] == stats["games"], stats
     else:
         assert stats["decided"] > 0, f"every game reached the turn cap: {stats}"

@@ -1783,3 +1783,29 @@ def test_A_3_a_positions_starting_maturity_counts_as_rewarded_in_a_duel() -> Non
         return s.st.ability_picks
     assert run(None) == 0
     assert run(1) == 1
+
+
+def test_rules3_empty_evil_deck_is_refilled_from_its_own_piled_cards_at_its_turn_start() -> None:
+    """DECISION (rules 3, docs/decisions.md): an Evil seat starting its turn with an empty deck
+    shuffles its own cards from the Resisted and Failed piles into a new deck; rules 2 never did."""
+    from christianity_game import Game
+
+    for rules, refilled in ((3, True), (2, False)):
+        game = Game.new(mode="duel", lineup="ER", seed=11, rules=rules)
+        st = game.state
+        evil = st.seats[0]
+        half = len(evil.deck) // 2
+        st.resisted.extend(evil.deck[:half])
+        st.failed.extend(evil.deck[half:])
+        mine = set(evil.deck)
+        righteous_card = st.seats[1].deck[0]
+        st.failed.append(righteous_card)   # not the Evil seat's: it stays
+        evil.deck = []
+        before = game.score
+        game._on_turn_start(0)
+        if refilled:
+            assert set(evil.deck) == mine and not (set(st.resisted) | set(st.failed)) & mine
+            assert st.failed == [righteous_card]
+            assert game.score == before   # the score counts every card that ever entered a pile
+        else:
+            assert evil.deck == [] and mine <= set(st.resisted) | set(st.failed)

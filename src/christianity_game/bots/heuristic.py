@@ -335,7 +335,7 @@ class HeuristicBot(Bot):
             sticks = t["untapped"] < resistance(a)
             value = 0.0
             if card.kind == "evil_habitual":
-                value += 10 if sticks else 2
+                value += 10 if sticks else 0.5   # held until it can stick
             else:
                 value += 5 if sticks else (4.6 if drains_for_habitual(a) else 1)
             if chain.get("count") and cost(a) == 0 and chain.get("single_target", True) \
@@ -355,4 +355,6 @@ class HeuristicBot(Bot):
         # otherwise keep up the pressure: every threat costs the target Cost or Humility.
         if score(best) < 2 and habituals and me["untapped"] < 2 * max(cost(h) for h in habituals):
             return self._pass(actions)
+        if self._def(ids[best.card]).kind == "evil_habitual" and score(best) < 4.5:
+            return self._pass(actions)   # a Habitual that would only be paid off waits for its moment
         return best
