@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from collections.abc import Iterator
 from contextlib import ExitStack
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from test_web import (  # noqa: F401 - the fixtures are used by name
