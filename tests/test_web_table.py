@@ -13,10 +13,10 @@ keeps each test short.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any, Iterator
 
 import pytest
+from test_server_table_actions import draw_line
 from test_web import (  # noqa: F401 - the fixtures are used by name
     CHROMIUM,
     SIZE_IDS,
@@ -29,7 +29,6 @@ from test_web import (  # noqa: F401 - the fixtures are used by name
     server,
 )
 
-from christianity_game import Game
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed (scripts/install-browser.sh)")
 ws_sync = pytest.importorskip("websockets.sync.client")
@@ -71,20 +70,6 @@ class Seat:
         self._cm.__exit__(None, None, None)
 
 
-def _draw_line(seed: int = 10) -> list[dict[str, Any]]:
-    """Solo R: seat 0's first turn as Pass, Resist (may be taken back), then a card that draws."""
-    g = Game.new(mode="solo", lineup="R", seed=seed)
-    rng = random.Random(seed)
-    out = []
-    for _ in range(3):
-        _, acts = g.pending[0]
-        action = acts[rng.randrange(len(acts))]
-        g.apply(action)
-        out.append(action.to_json())
-    assert [a["type"] for a in out] == ["Pass", "Resist", "PlayCard"]
-    return out
-
-
 @pytest.fixture(params=SIZES, ids=SIZE_IDS)
 def sized(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:  # noqa: F811
     w, h = request.param
@@ -105,7 +90,8 @@ def _state(page: Any, n: int) -> None:
 
 def test_undo_accepted_inside_a_turn_and_refused_after_a_draw(server: str, sized: Any) -> None:  # noqa: F811
     page = sized
-    g = _post(server, "/api/games", {"mode": "solo", "lineup": "R", "seed": 10})
+    seed, line = draw_line()   # a seed whose first turn has a Pass, an undoable action, a drawing card
+    g = _post(server, "/api/games", {"mode": "solo", "lineup": "R", "seed": seed})
     page.goto(g["seats"][0]["url"])
     _decision(page)
     undo = page.locator("#undo")
@@ -120,15 +106,14 @@ def test_undo_accepted_inside_a_turn_and_refused_after_a_draw(server: str, sized
     _state(page, 2)
     assert page.locator("#log li.ev-undone", has_text="took back their last action").count() == 1
     assert page.locator("#hand .card").count() == 7 and undo.is_disabled()
-    # the same turn on, from a second connection of the seat: Pass, Resist, then a card that draws
+    # the same turn on, from a second connection of the seat: Pass, an undoable action, a card that draws
     other = Seat(g["ws"], g["seats"][0]["token"])
     try:
-        line = _draw_line()
         for n, action in enumerate(line):
             up = other.act(action)
             assert up["type"] == "update", up
             _state(page, up["state_id"])
-            if n == 1:   # the Resist may still be taken back
+            if n == 1:   # that one may still be taken back
                 page.wait_for_function("() => !document.querySelector('#undo').disabled")
         page.locator("#log li.ev-drew").first.wait_for()
         page.wait_for_function("() => document.querySelector('#undo').disabled")
