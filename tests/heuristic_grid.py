@@ -6,7 +6,9 @@
 action list. ``test_seatview.py`` plays the same grid and compares, so the bots must choose exactly
 the same actions as before. Re-recorded once since, when the rules-2 generator became SHAKE-256 (a
 change of rules 2 before any release; the seat-view path had been shown equal to the dict path on
-the earlier recording). Regenerate only for a deliberate change of the rules or the bots::
+the earlier recording), and once more for issue 10 (rules 3 refills an empty Evil deck, the duel Evil deck
+was retuned and the Evil heuristic holds Habituals until they can stick: the duel cells changed, the
+co-op and solo cells did not). Regenerate only for a deliberate change of the rules or the bots::
 
     .venv/bin/python tests/heuristic_grid.py --write
 """
