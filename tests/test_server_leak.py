@@ -73,7 +73,10 @@ def leaks(obj: Any, bad: set[int], path: str = "$", seen: frozenset[int] | set[i
 
 def play_through_server(app: Any, mode: str, lineup: str, seed: int, level: str,
                         server_bots: dict[int, str]) -> tuple[dict[str, Any], list[tuple[int | None, dict[str, Any]]]]:
-    game = create(app, mode=mode, lineup=lineup, seed=seed, bots={str(k): v for k, v in server_bots.items()})
+    # a duel has no round limit: a turn cap ends a long one on the stalemate score (D-SCORE)
+    settings = {"max_turns": 60} if mode == "duel" else {}
+    game = create(app, mode=mode, lineup=lineup, seed=seed, bots={str(k): v for k, v in server_bots.items()},
+                  settings=settings)
     gid = game["game_id"]
     humans = [s for s in game["seats"] if s["kind"] == "human"]
     bots = {s["seat"]: make_bot(level, seed=seed * 7 + s["seat"]) for s in humans}
