@@ -1180,21 +1180,30 @@ class GameServer:
         conn.charge(len(text))   # a resync is paid by its size
         conn.send(text)
 
+    def _may_act(self, conn: Conn, room: Room, token: str | None, ref: Any, what: str) -> bool:
+        """The authority checks of a seat's message (an action, an answer): joined, the token it
+        joined with, a player and not a spectator. False after sending the refusal."""
+        state_id = room.game.state_id
+        if conn.role is None:
+            conn.error("not_joined", "send hello with your seat's token first", ref, state_id)
+            return False
+        if not token:
+            conn.error("missing_token", f"an {what} must carry the seat's token", ref, state_id)
+            return False
+        if conn.thash is None or not hmac.compare_digest(token_hash(token), conn.thash):
+            conn.error("wrong_token", "the token is not the one this connection joined with", ref, state_id)
+            return False
+        if conn.role != "player" or conn.seat is None:
+            conn.error("not_a_player", f"a spectator cannot {'act' if what == 'action' else what}", ref, state_id)
+            return False
+        return True
+
     def _action(self, conn: Conn, room: Room, msg: P.ActionMessage) -> None:
         ref = msg.ref
         g = room.game
-        if conn.role is None:
-            conn.error("not_joined", "send hello with your seat's token first", ref, g.state_id)
+        if not self._may_act(conn, room, msg.token, ref, "action"):
             return
-        if not msg.token:
-            conn.error("missing_token", "an action must carry the seat's token", ref, g.state_id)
-            return
-        if conn.thash is None or not hmac.compare_digest(token_hash(msg.token), conn.thash):
-            conn.error("wrong_token", "the token is not the one this connection joined with", ref, g.state_id)
-            return
-        if conn.role != "player" or conn.seat is None:
-            conn.error("not_a_player", "a spectator cannot act", ref, g.state_id)
-            return
+        assert conn.seat is not None   # a player's connection (checked just above)
         data = dict(msg.action)
         if "seat" not in data or data["seat"] is None:
             data["seat"] = conn.seat
@@ -1330,18 +1339,9 @@ class GameServer:
     def _adjust_answer(self, conn: Conn, room: Room, msg: P.AdjustAnswer) -> None:
         g = room.game
         ref = msg.ref
-        if conn.role is None:
-            conn.error("not_joined", "send hello with your seat's token first", ref, g.state_id)
+        if not self._may_act(conn, room, msg.token, ref, "answer"):
             return
-        if not msg.token:
-            conn.error("missing_token", "an answer must carry the seat's token", ref, g.state_id)
-            return
-        if conn.thash is None or not hmac.compare_digest(token_hash(msg.token), conn.thash):
-            conn.error("wrong_token", "the token is not the one this connection joined with", ref, g.state_id)
-            return
-        if conn.role != "player" or conn.seat is None:
-            conn.error("not_a_player", "a spectator cannot answer", ref, g.state_id)
-            return
+        assert conn.seat is not None   # a player's connection (checked just above)
         req = room.requests.get(msg.request)
         if req is None:
             conn.error("no_such_request", f"no adjustment request {msg.request} is waiting", ref, g.state_id)
