@@ -2,8 +2,10 @@
 
 ``tests/fixtures/seeded-fingerprints.json`` was written with the engine as it stood before it was
 split into rule modules (issue 9); ``test_seeded_games.py`` replays the same games on every commit
-and compares. They play rules 1 with the starter set frozen as ``cards/history/starter-2026-11-rules2.json``
-(the cards as they stood before issue 10 retuned the duel Evil deck), so card balance changes leave them be. Regenerate only for a deliberate change that bumps the rules version::
+and compares. They play rules 1 with the starter set frozen as ``cards/history/starter-2026-11.json``
+(the cards as they stood before issue 10 retuned the duel Evil deck; format-1 records use the same
+copy), so card balance changes leave them be. Regenerate only for a deliberate change that bumps the
+rules version::
 
     .venv/bin/python tests/seeded_games.py --write
 """
@@ -19,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "seeded-fingerprints.json"
 GAMES_PER_MODE = 1000
 #: the cards the fingerprints were recorded with, frozen (issue 10 changed the bundled duel Evil deck)
-CARDS = "starter-2026-11-rules2"
+CARDS = "starter-2026-11"   # the starter set of November 2026, as format-1 records use it
 MODES: dict[str, tuple[str, str, dict[str, Any]]] = {
     "solo-R": ("solo", "R", {}),
     "coop-RR": ("coop", "RR", {}),
