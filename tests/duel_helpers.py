@@ -217,3 +217,23 @@ class DuelScenario(Scenario):
             out.extend(self.pass_turn(self.g.turn_seat))
         pytest.fail(f"seat {seat}'s turn never came")
 
+
+
+def special_reward_with_habitual_in_hand(rules: int | None = None) -> DuelScenario:
+    """ER, Evil's turn: four threats that discard nothing, rewards taken as "draw" and hits taken
+    until the 5th (special) reward waits; the Righteous seat holds First Fruits (a Habitual) in its
+    hand and none in play (D-MR-5's "destroy" case that depends on a hidden hand)."""
+    s = DuelScenario("ER", phase="main", turn_seat=0, rules=rules)
+    s.hand(0, "idleness", IDLE, "idleness", IDLE).evil_cz(0, 4).deck(0, *[E_FILL] * 12)
+    s.seat(1, humility=6).hand(1, "first-fruits", *[R_FILL] * 5).deck(1, *[R_FILL] * 8).untapped(1, 2)
+    s.start()
+    for c in ("idleness", IDLE, "idleness", IDLE):           # no discards: the hand stays
+        s.threaten(0, c, 1)
+        s.take_rewards()
+    s.pass_interrupts()
+    while not (s.decision() == "reward" and s.reward_kind() == "special"):
+        if s.decision() == "answer":
+            s.take_hit(1)
+        else:
+            s.reward(0, "draw")
+    return s

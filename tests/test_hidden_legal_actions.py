@@ -42,21 +42,9 @@ def test_D_MR_5_the_scan_catches_an_offer_that_depends_on_a_hidden_hand(rules: i
     """The check above has teeth: at a 5th (special) reward with a Righteous Habitual only in a
     Righteous hand, rules 1 offered "destroy" only in worlds where the hand holds one, so some
     re-dealt world differs; rules 2 offers it always, so none does."""
-    from duel_helpers import IDLE, E_FILL, R_FILL, DuelScenario
+    from duel_helpers import special_reward_with_habitual_in_hand
 
-    s = DuelScenario("ER", phase="main", turn_seat=0, rules=rules)
-    s.hand(0, "idleness", IDLE, "idleness", IDLE).evil_cz(0, 4).deck(0, *[E_FILL] * 12)
-    s.seat(1, humility=6).hand(1, "first-fruits", *[R_FILL] * 5).deck(1, *[R_FILL] * 8).untapped(1, 2)
-    s.start()
-    for c in ("idleness", IDLE, "idleness", IDLE):
-        s.threaten(0, c, 1)
-        s.take_rewards()
-    s.pass_interrupts()
-    while not (s.decision() == "reward" and s.reward_kind() == "special"):
-        if s.decision() == "answer":
-            s.take_hit(1)
-        else:
-            s.reward(0, "draw")
+    s = special_reward_with_habitual_in_hand(rules)
     game = s.g
     seat, actions = game.pending[0]
     differ = sum(game.determinize(seat, Rng(k)).legal_actions(seat) != actions for k in range(20))

@@ -18,7 +18,7 @@ import pytest
 from christianity_game import AdjustBadge, Game, IllegalAction, LayCostZone, Pass, PlayCard, Resist, Settings, UseAbility
 from christianity_game.engine.actions import BuyAbility, ChooseAbility, ChooseReward
 from christianity_game.engine.duel import DuelMode
-from duel_helpers import BROAD, E_FILL, IDLE, LEAVEN, R_FILL, SECRET, DuelScenario
+from duel_helpers import BROAD, E_FILL, IDLE, LEAVEN, R_FILL, SECRET, DuelScenario, special_reward_with_habitual_in_hand
 from scenario import ANCHOR, Scenario, card, cost, res
 
 MAT = "watchmen-on-thy-walls"    # a Maturity card
@@ -933,20 +933,8 @@ def test_D_MR_5_the_fifth_reward_of_a_turn_offers_destroy() -> None:
 
 def test_D_MR_5_destroy_takes_a_habitual_from_a_righteous_hand_when_none_is_in_play() -> None:
     """D-MR-5: with no Righteous Habitual in play, Destroy takes one from a Righteous hand
-    (DECISION: at random, without a choice); with none anywhere it is not offered."""
-    s = DuelScenario("ER", phase="main", turn_seat=0)
-    s.hand(0, "idleness", IDLE, "idleness", IDLE).evil_cz(0, 4).deck(0, *[E_FILL] * 12)
-    s.seat(1, humility=6).hand(1, "first-fruits", *[R_FILL] * 5).deck(1, *[R_FILL] * 8).untapped(1, 2)
-    s.start()
-    for c in ("idleness", IDLE, "idleness", IDLE):           # no discards: the hand stays
-        s.threaten(0, c, 1)
-        s.take_rewards()
-    s.pass_interrupts()
-    while not (s.decision() == "reward" and s.reward_kind() == "special"):
-        if s.decision() == "answer":
-            s.take_hit(1)
-        else:
-            s.reward(0, "draw")
+    (DECISION: at random, without a choice)."""
+    s = special_reward_with_habitual_in_hand()
     assert "first-fruits" in s.ids(1, "hand")
     assert "destroy" in {a.reward for a in s.rewards(0)}
     s.reward(0, "destroy")
