@@ -15,12 +15,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from christianity_game.cli import app
 from christianity_game.engine.replay import replay as replay_record
+from christianity_game.engine.settings import Settings
 from christianity_game.sim.lab import (
     DUEL_TURN_CAP, LabError, LabInterrupted, ROW_COLUMNS, build_grid, connect, fetch_rows, game_row,
     parse_axes, play_cell_game, replay_game, run_lab,
@@ -154,7 +156,8 @@ def test_game_row_counts_match_the_duel_counters() -> None:
     assert row["threats_played"] == counts.get("threats_played", 0)
     assert row["habituals_taken"] == counts.get("habituals_taken", 0)
     assert row["micro_rewards"] == counts.get("micro_rewards", 0)
-    assert row["overflow_discards"] == sum(1 for e in game.log if e.kind == "overflow_discard")
+    assert not game.log   # lab games keep no event log: the row counts come from event_counts
+    assert row["overflow_discards"] == game.event_counts.get("overflow_discard", 0)
     assert json.loads(row["extra"]) == {k: v for k, v in counts.items() if k not in ROW_COLUMNS}
 
 
@@ -330,18 +333,20 @@ class _FakeState:
 
 
 class _FakeGame:
-    """Just what LockWatch reads: the turn, the seat whose turn it is, the event log."""
+    """Just what LockWatch reads: the turn, the seat whose turn it is, the turn order and how many
+    turns began (two seats taking turns in order)."""
 
     def __init__(self) -> None:
         self.state = _FakeState()
         self.turn_seat = 0
-        self.log: list = []
+        self.turn_order = (0, 1)
+        self.event_counts: dict[str, int] = {}
 
     def start(self, seat: int) -> None:
-        from christianity_game.engine.events import Event
         self.state.turn_no += 1
         self.turn_seat = seat
-        self.log.append(Event(self.state.turn_no, "turn_started", seat, data={"turn": self.state.turn_no}))
+        assert seat == self.turn_order[(self.state.turn_no - 1) % 2]
+        self.event_counts["turn_started"] = self.event_counts.get("turn_started", 0) + 1
 
 
 def test_locked_measure_counts_own_turns_with_no_option_but_to_pass() -> None:
@@ -363,6 +368,38 @@ def test_locked_measure_counts_own_turns_with_no_option_but_to_pass() -> None:
     assert watch.longest(game) == LOCK_TURNS
     game.start(0)   # a sixth such turn, with no decision at all
     assert watch.longest(game) == LOCK_TURNS + 1
+
+
+def _locked_from_log(game: Any, watch: Any) -> int:
+    """The locked measure read from a game's event log (how the lab measured it when it kept logs)."""
+    runs: dict[int, int] = {}
+    best = 0
+    for ev in game.log:
+        if ev.kind == "turn_started":
+            if (ev.seat, ev.data["turn"]) in watch.options:
+                runs[ev.seat] = 0
+            else:
+                runs[ev.seat] = runs.get(ev.seat, 0) + 1
+                best = max(best, runs[ev.seat])
+    return best
+
+
+@pytest.mark.parametrize("mode,lineup,interrupt", [("duel", "EER", 1), ("duel", "ER", 0), ("coop", "RR", 1)])
+def test_lab_games_without_a_log_give_the_rows_a_logged_game_gives(mode: str, lineup: str, interrupt: int) -> None:
+    """Lab games keep no event log: their counts and locked measure equal those read from a log."""
+    from christianity_game.sim.lab import LockWatch
+    from christianity_game.sim.simulate import play_one
+
+    settings = Settings(evil_interrupt=bool(interrupt), max_turns=60 if mode == "duel" else 0)
+    for seed in (3, 4):
+        watches = [LockWatch(), LockWatch()]
+        logged = play_one(mode, lineup, seed, "heuristic", settings, watch=watches[0])
+        quiet = play_one(mode, lineup, seed, "heuristic", settings, watch=watches[1], log=False)
+        assert logged.log and not quiet.log
+        assert quiet.actions == logged.actions
+        assert game_row(1, 0, seed, quiet, watches[1].longest(quiet)) == \
+            game_row(1, 0, seed, logged, _locked_from_log(logged, watches[0]))
+        assert watches[1].longest(quiet) == _locked_from_log(logged, watches[0])
 
 
 def test_rows_carry_the_locked_measure_and_the_report_shows_real_wins(serial_db: Path, tmp_path: Path) -> None:

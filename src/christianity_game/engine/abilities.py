@@ -55,7 +55,7 @@ class AbilityRules(CostZoneRules):
         out: list[Action] = []
         if "deliverance" in st.charged and self.evil_habituals_in_play():
             out.append(UseAbility(seat, "deliverance"))
-        if "restoration" in st.charged and any(st.seats[i].discard for i in self.righteous_seats()):
+        if "restoration" in st.charged and any(st.seats[i].discard for i in self._righteous):
             out.append(UseAbility(seat, "restoration"))
         if "brotherly_love" in st.abilities and st.seats[seat].love_to is None:
             mates = self._teammates(seat) or [seat]

@@ -18,6 +18,7 @@ DECISION A-2: high tier 11, low tier 7).
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Self
 
@@ -50,7 +51,7 @@ class GameBase:
     __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log",
                  "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position", "rules",
                  "_pinned", "_keep_log", "event_counts", "_history", "action_count", "_moves", "reveals",
-                 "end_offer")
+                 "end_offer", "_righteous", "_evil", "_mates", "_rotations", "_views")
 
     mode: "Mode"
     lineup: str
@@ -66,6 +67,13 @@ class GameBase:
     extra_deck_texts: tuple[tuple[str, str], ...]
     #: the rules version this game is played under (engine/versions.py): a record replays under its own
     rules: int
+    # Seat facts fixed by the line-up, worked out once (``_learn_seats``) because every rule asks
+    # them: the Righteous and Evil seats, each seat's Righteous teammates, and the seats in turn
+    # order starting from each seat.
+    _righteous: tuple[int, ...]
+    _evil: tuple[int, ...]
+    _mates: tuple[tuple[int, ...], ...]
+    _rotations: tuple[tuple[int, ...], ...]
 
     def __init__(self) -> None:  # use Game.new / Game.from_position / Game.from_record
         self._events: list[Event] = []
@@ -88,6 +96,9 @@ class GameBase:
         self.reveals = 0
         #: duel: the side that offered to end on the stalemate score, while the offer stands
         self.end_offer: str | None = None
+        # weak references to the lazy seat views made of this moment (seatview.SeatView): each one
+        # still alive builds its snapshot before the game changes (``_freeze_views``)
+        self._views: list[Any] = []
 
     @property
     def actions(self) -> list["Action"]:
@@ -108,6 +119,19 @@ class GameBase:
         for a in actions:
             self._record_action(a)
 
+    def _watch_view(self, view: Any) -> None:
+        """Remember a lazy seat view of this moment (weakly: a dropped view costs nothing more)."""
+        self._views.append(weakref.ref(view))
+
+    def _freeze_views(self) -> None:
+        """The game is about to change: every seat view of it still alive takes its snapshot now."""
+        views = self._views
+        self._views = []
+        for ref in views:
+            view = ref()
+            if view is not None:
+                view._freeze()
+
     def _record_action(self, action: "Action", in_effect: bool = True) -> None:
         """Add an action to the record; ``in_effect``: also to the moves an undo may take back
         (not for an undo itself)."""
@@ -124,6 +148,11 @@ class GameBase:
     @property
     def turn_seat(self) -> int:
         return self._order[self.state.turn_index]
+
+    @property
+    def turn_order(self) -> tuple[int, ...]:
+        """The seats in the order they take their turns (CO-1, D-TURN-1), the first seat first."""
+        return tuple(self._order)
 
     @property
     def phase(self) -> str:
@@ -149,32 +178,48 @@ class GameBase:
         return righteous, evil
 
     def evil_habituals_in_play(self) -> int:
-        return len(self.state.field) + sum(len(s.held) for s in self.state.seats)
+        st = self.state
+        n = len(st.field)
+        for s in st.seats:
+            n += len(s.held)
+        return n
 
     def card(self, uid: int) -> CardDef:
         return self.defs[uid]
 
     def righteous_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.state.seats) if s.side == "righteous"]
+        return list(self._righteous)
+
+    def _learn_seats(self) -> None:
+        """Work out the seat facts the line-up fixes (sides never change during a game)."""
+        seats = self.state.seats
+        n = len(seats)
+        self._righteous = tuple(i for i, s in enumerate(seats) if s.side == "righteous")
+        self._evil = tuple(i for i, s in enumerate(seats) if s.side == "evil")
+        self._mates = tuple(tuple(i for i in self._righteous if i != seat) for seat in range(n))
+        self._rotations = tuple(tuple((start + k) % n for k in range(n)) for start in range(n))
 
     def is_solo(self) -> bool:
         """P-7: a game with one Righteous seat pays the Target-Change fee."""
-        return len(self.righteous_seats()) == 1
+        return len(self._righteous) == 1
 
-    def _teammates(self, seat: int) -> list[int]:
-        return [i for i in self.righteous_seats() if i != seat]
+    def _teammates(self, seat: int) -> tuple[int, ...]:
+        return self._mates[seat]
 
     def _passive_cards(self, seat: int) -> list[int]:
         sd = self.state.seats[seat]
         return sd.in_play + sd.held
 
     def _untapped(self, seat: int) -> int:
-        tapped = self.state.tapped
-        return sum(1 for u in self.state.seats[seat].cost_zone if u not in tapped)
+        st = self.state
+        cost_zone = st.seats[seat].cost_zone
+        tapped = st.tapped
+        if not tapped:
+            return len(cost_zone)
+        return len(cost_zone) - len(tapped.intersection(cost_zone))
 
-    def _turn_order_from(self, start: int) -> list[int]:
-        n = len(self.state.seats)
-        return [(start + k) % n for k in range(n)]
+    def _turn_order_from(self, start: int) -> tuple[int, ...]:
+        return self._rotations[start]
 
     def _all_l3(self) -> bool:
         return all(s.maturity >= MAX_MATURITY for s in self.state.seats if s.side == "righteous")

@@ -72,7 +72,16 @@ class CostZoneRules(GameBase):
             self._emit("flipped", seat, u)
 
     def _discount(self, seat: int) -> int:
-        return sum(self.defs[u].passive.resist_discount for u in self._passive_cards(seat))
+        sd = self.state.seats[seat]
+        if not sd.in_play and not sd.held:
+            return 0
+        defs = self.defs
+        total = 0
+        for u in sd.in_play:
+            total += defs[u].passive.resist_discount
+        for u in sd.held:
+            total += defs[u].passive.resist_discount
+        return total
 
     def _remaining(self, t: Threat) -> int:
         return max(0, t.resistance - self._discount(t.target) - t.paid)

@@ -20,7 +20,6 @@ answer is "the Righteous side responds", and the chain resets.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_play
@@ -34,14 +33,6 @@ __all__ = ["DUEL_ABILITIES", "DuelMode", "DuelRules", "DuelState"]
 EVIL_REWARDS = ("draw", "untap", "flip")
 
 
-@lru_cache(maxsize=64)
-def _evil_seats_of(lineup: str) -> tuple[int, ...]:
-    return tuple(i for i, ch in enumerate(lineup) if ch == "E")
-
-
-def _evil_seats(lineup: str) -> list[int]:
-    """The Evil seats of a line-up (a new list: callers may keep it)."""
-    return list(_evil_seats_of(lineup))
 RIGHTEOUS_BOOSTS = ("draw", "humility")
 EVIL_HABITUALS_PER_SEAT = 7   # D-W-E
 
@@ -69,45 +60,51 @@ class DuelRules(FlowRules):
             self.state.duel = DuelState(len(self.lineup))
 
     def evil_seats(self) -> list[int]:
-        return _evil_seats(self.lineup)
+        return list(self._evil)   # a new list: callers may keep it
 
     def _count(self, what: str, n: int = 1) -> None:
-        c = self.duel.counts
+        c = self.state.duel.counts
         c[what] = c.get(what, 0) + n
 
     # ------------------------------------------------------------------ costs and discounts
     def dominance(self, seat: int) -> int:
         """D-DOM-1/2: C1 less per 3 of this seat's own Evil Habituals that took hold."""
-        own = sum(1 for sd in self.state.seats for u in sd.held if self.owner[u] == seat)
+        owner = self.owner
+        own = 0
+        for sd in self.state.seats:
+            for u in sd.held:
+                if owner[u] == seat:
+                    own += 1
         return own // 3
 
     def _chain_extends(self, seat: int) -> bool:
         """D-COMBO-4: with several Evil seats a partner must play the next card."""
-        d = self.duel
+        d = self.state.duel
         if d.chain_count == 0:
             return False
-        return len(self.evil_seats()) == 1 or seat != d.chain_last
+        return len(self._evil) == 1 or seat != d.chain_last
 
     def threat_cost(self, seat: int, uid: int) -> int:
         """D-COMBO-1, D-DOM-1: the Cost this seat would pay now for this threat."""
-        chain = self.duel.chain_count if self._chain_extends(seat) else 0
-        return max(0, self.defs[uid].cost - chain - self.dominance(seat))
+        return max(0, self.defs[uid].cost - self._threat_discount(seat))
 
     # ------------------------------------------------------------------ decisions
     def _early_decider(self) -> int | None:
-        q = self.duel.reward_queue if self.state.duel is not None else None
-        return q[0][0] if q else None
+        d = self.state.duel
+        if d is None or not d.reward_queue:
+            return None
+        return d.reward_queue[0][0]  # type: ignore[no-any-return]
 
     def _early_legal(self, seat: int) -> list[Action] | None:
-        d = self.duel
+        d = self.state.duel
         if not d.reward_queue:
             return None
         earner, kind = d.reward_queue[0]
         if kind == "righteous":   # D-MB-3: draw 2 or +1 Humility, to any Righteous seat
-            return [ChooseReward(seat, r, to) for r in RIGHTEOUS_BOOSTS for to in self.righteous_seats()]
+            return [ChooseReward(seat, r, to) for r in RIGHTEOUS_BOOSTS for to in self._righteous]
         acts: list[Action] = [ChooseReward(seat, r) for r in EVIL_REWARDS]
         if kind == "special":
-            allies = [i for i in self.evil_seats() if i != seat]
+            allies = [i for i in self._evil if i != seat]
             acts.extend(ChooseReward(seat, r, to) for r in EVIL_REWARDS for to in allies)   # D-MR-6
             # D-MR-5: from rules 2 "destroy" is offered on every 5th reward, so that the offer says
             # nothing about Righteous hands; rules 1 offered it only when something could be destroyed
@@ -126,7 +123,7 @@ class DuelRules(FlowRules):
         return None
 
     def _late_legal(self, seat: int, free: int) -> list[Action] | None:
-        d = self.duel
+        d = self.state.duel
         if d.evil_window:
             return [intern_pass(seat)] + self._threat_plays(seat, free)
         if d.answering and d.answer:
@@ -140,21 +137,34 @@ class DuelRules(FlowRules):
             return acts
         return None
 
+    def _threat_discount(self, seat: int) -> int:
+        """What this seat's next threat costs less now: its chain step and its dominance (D-COMBO-1,
+        D-DOM-1); ``threat_cost`` for one card."""
+        return (self.state.duel.chain_count if self._chain_extends(seat) else 0) + self.dominance(seat)
+
     def _threat_plays(self, seat: int, free: int) -> list[Action]:
         out: list[Action] = []
-        targets = self.righteous_seats()
+        targets = self._righteous
+        defs = self.defs
+        budget = -1
         for u in self._playable_cards(seat):
-            if self.defs[u].is_threat and self.threat_cost(seat, u) <= free:
-                out.extend(intern_play(seat, u, None, t) for t in targets)
+            card = defs[u]
+            if card.is_threat:
+                if budget < 0:
+                    budget = free + self._threat_discount(seat)   # cost - discount <= free
+                if card.cost <= budget:
+                    out.extend(intern_play(seat, u, None, t) for t in targets)
         return out
 
     def _can_threaten(self, seat: int) -> bool:
-        free = -1
+        budget = -1
+        defs = self.defs
         for u in self._playable_cards(seat):
-            if self.defs[u].is_threat:
-                if free < 0:
-                    free = self._untapped(seat)
-                if self.threat_cost(seat, u) <= free:
+            card = defs[u]
+            if card.is_threat:
+                if budget < 0:
+                    budget = self._untapped(seat) + self._threat_discount(seat)
+                if card.cost <= budget:
                     return True
         return False
 
@@ -191,7 +201,7 @@ class DuelRules(FlowRules):
 
     # ------------------------------------------------------------------ doing
     def _do(self, a: Action) -> None:
-        d = self.duel
+        d = self.state.duel
         if not (isinstance(a, Pass) and d.evil_window and a.seat == d.evil_window[0]):
             d.quiet = False   # a new moment: Evil may interrupt again after it
         if isinstance(a, ChooseReward):
@@ -200,7 +210,7 @@ class DuelRules(FlowRules):
         super()._do(a)
 
     def _late_pass(self, seat: int) -> bool:
-        d = self.duel
+        d = self.state.duel
         if d.evil_window:
             d.evil_window.pop(0)
             return True
@@ -215,7 +225,7 @@ class DuelRules(FlowRules):
             super()._do_play(a)
             return
         st = self.state
-        d = self.duel
+        d = self.state.duel
         assert a.to_seat is not None
         extends = self._chain_extends(a.seat)
         cost = self.threat_cost(a.seat, a.card)
@@ -258,7 +268,7 @@ class DuelRules(FlowRules):
     def _on_card_played(self, seat: int, uid: int) -> None:
         if uid < 0:
             return   # a boost is not a played card
-        d = self.duel
+        d = self.state.duel
         st = self.state
         d.plays[seat] += 1
         if st.seats[seat].side == "evil":
@@ -271,14 +281,14 @@ class DuelRules(FlowRules):
             d.phase_key = key
             d.phase_plays = 0
         d.phase_plays += 1
-        if d.phase_plays % (3 + len(self.righteous_seats())) == 0:
+        if d.phase_plays % (3 + len(self._righteous)) == 0:
             self._count("mb_cards_per_phase")
             self._boost(seat)
 
     # ------------------------------------------------------------------ rewards and boosts
     def _earn(self, seat: int, bonus: bool = False) -> None:
         """Queue an Evil micro-reward; every 5th of the turn is special (D-MR-5); same-turn bonus."""
-        d = self.duel
+        d = self.state.duel
         d.rewards += 1
         kind = "special" if d.rewards % 5 == 0 else "evil"
         d.reward_queue.append((seat, kind))
@@ -287,7 +297,7 @@ class DuelRules(FlowRules):
         if bonus:
             return
         d.earned[seat] += 1
-        evil = self.evil_seats()
+        evil = self._evil
         if len(evil) == 1:   # D-MR-7: a lone Evil seat, 1 extra per 2 earned
             if d.earned[seat] % 2 == 0:
                 self._count("mr_same_turn_bonus")
@@ -302,20 +312,20 @@ class DuelRules(FlowRules):
                         self._earn(s, bonus=True)
 
     def _boost(self, seat: int) -> None:
-        self.duel.reward_queue.append((seat, "righteous"))
+        self.state.duel.reward_queue.append((seat, "righteous"))
         self._count("micro_boosts")
         self._emit("boost_earned", seat)
 
     def _destroy_targets(self) -> list[int]:
-        return [u for i in self.righteous_seats() for u in self.state.seats[i].in_play]
+        return [u for i in self._righteous for u in self.state.seats[i].in_play]
 
     def _hand_habituals(self) -> list[int]:
-        return [u for i in self.righteous_seats() for u in self.state.seats[i].hand
+        return [u for i in self._righteous for u in self.state.seats[i].hand
                 if self.defs[u].kind == "righteous_habitual"]
 
     def _do_reward(self, a: ChooseReward) -> None:
         st = self.state
-        d = self.duel
+        d = self.state.duel
         d.reward_queue.pop(0)
         to = a.to_seat if a.to_seat is not None else a.seat
         self._emit("reward_taken", a.seat, data={"reward": a.reward, "to_seat": to})
@@ -367,7 +377,7 @@ class DuelRules(FlowRules):
                     return
 
     def _on_left_cost_zone(self, seat: int, uid: int) -> None:
-        d = self.duel
+        d = self.state.duel
         if uid in d.replace_spent:   # Z-6: draw a spent replacement into the Cost Zone
             d.replace_spent.discard(uid)
             sd = self.state.seats[seat]
@@ -382,7 +392,7 @@ class DuelRules(FlowRules):
     # ------------------------------------------------------------------ threats answered
     def _mode_flow(self) -> str | None:
         st = self.state
-        d = self.duel
+        d = self.state.duel
         if d.reward_queue:
             return "wait"
         self._check_clocks()
@@ -398,7 +408,7 @@ class DuelRules(FlowRules):
                 d.answer = self._answer_order(head)
             while d.answer:   # skip seats with nothing to do but take it
                 seat = d.answer[0]
-                legal = self._legal(seat)
+                legal = self._options(seat)
                 if len(legal) > 1:
                     self._legal_cache = (st.state_id, seat, legal)
                     return "wait"
@@ -444,7 +454,7 @@ class DuelRules(FlowRules):
         return order
 
     def _resist_threat(self, threat: Threat, seat: int, how: str) -> None:
-        d = self.duel
+        d = self.state.duel
         target = threat.target
         super()._resist_threat(threat, seat, how)
         d.finale.pop(threat.uid, None)
@@ -454,7 +464,7 @@ class DuelRules(FlowRules):
 
     def _streak(self, seat: int) -> None:
         """D-MB-2: 3 resisted in a turn with no Temptation failed earns a boost."""
-        d = self.duel
+        d = self.state.duel
         if d.voided[seat]:
             return
         d.streak[seat] += 1
@@ -468,10 +478,10 @@ class DuelRules(FlowRules):
             self._streak(by_seat)   # D-MB-2: by any means: paying, a card, or an ability
 
     def _on_temptation_failed(self, item: StackItem) -> None:
-        d = self.duel
+        d = self.state.duel
         target = item.threat if item.threat is not None else self.turn_seat
         if self.rules >= 2:   # D-MB-2: any failed Temptation voids every Righteous seat's streak that turn
-            for i in self.righteous_seats():
+            for i in self._righteous:
                 d.voided[i] = True
         else:                 # rules 1 read it per seat
             d.voided[target] = True
@@ -483,7 +493,7 @@ class DuelRules(FlowRules):
             self._earn(item.by)
 
     def _on_habitual_took_hold(self, item: StackItem) -> None:
-        d = self.duel
+        d = self.state.duel
         self._count("habituals_taken")
         d.r_clock = None   # D-W-R: an Evil Habitual entering play restarts the clean round
         self._after_failed(item)
@@ -497,7 +507,7 @@ class DuelRules(FlowRules):
             self._earn(by)
 
     def _after_failed(self, item: StackItem) -> None:
-        seats = self.duel.finale.pop(item.uid, None)
+        seats = self.state.duel.finale.pop(item.uid, None)
         if seats:   # D-MR-4: the free finale got through
             self._count("mr_finale")
             for s in seats:
@@ -510,7 +520,7 @@ class DuelRules(FlowRules):
     def _after_level(self, seat: int) -> None:
         """A-3, A-4: each seat's new level gives it a free ability and recharges the others."""
         st = self.state
-        d = self.duel
+        d = self.state.duel
         level = st.seats[seat].maturity
         if level > d.seat_level_rewarded[seat]:
             d.seat_level_rewarded[seat] = level
@@ -523,7 +533,7 @@ class DuelRules(FlowRules):
                     st.ability_chooser = seat
 
     def _on_turn_start(self, seat: int) -> None:
-        d = self.duel
+        d = self.state.duel
         d.reset_chain()   # D-COMBO-3: at the next turn
         d.plays = [0] * len(d.plays)
         d.failed_temptations = 0
@@ -564,7 +574,7 @@ class DuelRules(FlowRules):
     def _judge_at_turn_start(self, seat: int) -> None:
         """D-W-R and D-W-E, judged as each turn starts; a turn cap ends a test game by score."""
         st = self.state
-        d = self.duel
+        d = self.state.duel
         if d.r_clock is not None and d.r_clock[0] == seat and st.turn_no > d.r_clock[1]:
             if self._righteous_clean():
                 self._finish("righteous", "every seat at L3 with no Evil Habitual for a full round")
@@ -572,7 +582,7 @@ class DuelRules(FlowRules):
         if d.e_clock is not None:
             if st.seats[seat].side == "righteous":
                 d.e_righteous_turns += 1
-            elif d.e_righteous_turns >= len(self.righteous_seats()):
+            elif d.e_righteous_turns >= len(self._righteous):
                 if self.evil_habituals_in_play() >= self.evil_limit():
                     self._finish("evil", f"{self.evil_limit()} Evil Habituals in play held for a full round")
                     return
@@ -582,7 +592,7 @@ class DuelRules(FlowRules):
             self._finish("righteous" if r > e else "evil", f"turn cap {cap} reached: decided by the stalemate score")
 
     def evil_limit(self) -> int:
-        return EVIL_HABITUALS_PER_SEAT * self.lineup.count("E")
+        return EVIL_HABITUALS_PER_SEAT * len(self._evil)
 
     def _righteous_clean(self) -> bool:
         return self._all_l3() and self.evil_habituals_in_play() == 0
@@ -610,7 +620,7 @@ class DuelRules(FlowRules):
 
     def duel_view(self) -> dict[str, Any]:
         """The duel's public bookkeeping for views: chains, discounts, tallies, clocks."""
-        d = self.duel
+        d = self.state.duel
         st = self.state
         return {
             "chain": {"count": d.chain_count, "last": d.chain_last, "target": d.chain_target,

@@ -173,8 +173,9 @@ class FlowRules(CoopRules):
                 return
             if st.window:
                 return
-            offer = self._active_offer()
-            if offer is not None:
+            offers = st.offers
+            if offers and offers[-1].depth == len(st.stack):   # the active offer (no effect waits here)
+                offer = offers[-1]
                 if len(self._boost_actions(offer)) > 1:
                     return
                 self._do_pass(offer.controller)
@@ -222,7 +223,7 @@ class FlowRules(CoopRules):
         if step == "lay":
             return True
         if step == "after_lay":
-            legal = self._legal(seat)
+            legal = self._options(seat)
             if len(legal) > 1:
                 self._legal_cache = (st.state_id, seat, legal)   # the state stays as it is now
                 return True
@@ -264,7 +265,7 @@ class FlowRules(CoopRules):
         st = self.state
         while st.phase_passes:
             seat = st.phase_passes[0]
-            legal = self._legal(seat)
+            legal = self._options(seat)
             if len(legal) > 1:
                 self._legal_cache = (st.state_id, seat, legal)   # the state stays as it is now
                 return True

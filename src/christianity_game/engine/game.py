@@ -41,6 +41,14 @@ DEFAULT_RIGHTEOUS_DECKS = ("shepherd", "watchman", "servant")
 DEFAULT_EVIL_DECK = "evil"
 
 
+def _listed(action: object, actions: list[Action]) -> bool:
+    """``action`` is one of the very objects in ``actions`` (identity, not equality)."""
+    for a in actions:
+        if a is action:
+            return True
+    return False
+
+
 class Game(TableRules):
     """One game of the Christianity Strategy Card Game. See DESIGN.md for the contract."""
 
@@ -104,6 +112,7 @@ class Game(TableRules):
         game.state.rng = game_rng(seed, rules)   # G-6; from rules 2 a generator no player can invert
         game._order = game.mode.turn_order(lineup)
         game.state.seats = [Seat("righteous" if ch == "R" else "evil") for ch in lineup]
+        game._learn_seats()
         return game
 
     def _choose_decks(self, decks: list[str] | None) -> list[tuple[str, list[str]]]:
@@ -197,7 +206,7 @@ class Game(TableRules):
         cache = self._legal_cache
         # an action taken from the legal list just listed is accepted by identity, before any
         # deeper check (the move generator hands out one shared object per distinct action)
-        if cache is None or cache[0] != st.state_id or not any(a is action for a in cache[2]):
+        if cache is None or cache[0] != st.state_id or not _listed(action, cache[2]):
             if isinstance(action, dict):
                 action = action_from_json(action)
             if not isinstance(action, Action):
@@ -206,6 +215,8 @@ class Game(TableRules):
             if isinstance(action, TABLE_ACTIONS):
                 return self._apply_table(action)
             self._check(action)
+        if self._views:
+            self._freeze_views()
         self._events = []
         st.state_id += 1
         self._record_action(action)
@@ -222,6 +233,8 @@ class Game(TableRules):
         if isinstance(action, TABLE_ACTIONS):
             self._apply_table(action)
             return
+        if self._views:
+            self._freeze_views()
         self._events = []
         self.state.state_id += 1
         self._record_action(action)
@@ -260,6 +273,10 @@ class Game(TableRules):
         g.deck_lists = self.deck_lists
         g.extra_deck_texts = self.extra_deck_texts
         g._order = self._order
+        g._righteous = self._righteous
+        g._evil = self._evil
+        g._mates = self._mates
+        g._rotations = self._rotations
         g.state = self.state.clone()
         g._history = self._history   # shared, never changed in place
         g._moves = self._moves
@@ -271,6 +288,7 @@ class Game(TableRules):
         g.log = self.log[:] if self._keep_log else []
         g._events = []
         g._legal_cache = None
+        g._views = []
         g._position = self._position
         g.rules = self.rules
         g._pinned = self._pinned
@@ -359,8 +377,8 @@ class Game(TableRules):
         return make_view(self, seat)
 
     def seat_view(self, seat: int | None) -> SeatView:
-        """``view(seat)`` as a read-only snapshot object for in-process bots: cheaper to make, the
-        same content; its ``to_json()`` equals ``view(seat)`` (engine/seatview.py)."""
+        """``view(seat)`` as a read-only snapshot object for in-process bots: each key built on
+        first read, the same content; its ``to_json()`` equals ``view(seat)`` (engine/seatview.py)."""
         return SeatView(self, seat)
 
     def card_zone_map(self) -> dict[int, str]:

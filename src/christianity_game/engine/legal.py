@@ -83,9 +83,15 @@ class LegalRules(StackRules):
         return None
 
     def _legal(self, seat: int) -> list[Action]:
-        st = self.state
-        if st.result is not None or seat != self._decider():
+        """Every legal action of ``seat`` (empty unless it is the seat the game waits for)."""
+        if self.state.result is not None or seat != self._decider():
             return []
+        return self._options(seat)
+
+    def _options(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat``, which the caller knows is the deciding seat (the flow asks
+        this while it looks for the next decision)."""
+        st = self.state
         if st.choice is not None:
             c = st.choice
             acts: list[Action] = [intern_choose(seat, o) for o in c.options]
@@ -207,15 +213,15 @@ class LegalRules(StackRules):
     def _resist_actions(self, seat: int, free: int) -> list[Action]:
         out: list[Action] = []
         for t in self._answerable():
-            if not self._may_help(seat, t.target):
+            if seat != t.target and not self._may_help(seat, t.target):
                 continue
             rem = self._remaining(t)
             if rem == 0:
                 if seat == t.target:
                     out.append(intern_resist(seat, t.uid, 0))
                 continue
-            for n in range(1, min(free, rem) + 1):
-                out.append(intern_resist(seat, t.uid, n))
+            uid = t.uid
+            out.extend([intern_resist(seat, uid, n) for n in range(1, min(free, rem) + 1)])
         return out
 
     def _held_resists(self, seat: int, free: int) -> list[Action]:
@@ -246,13 +252,13 @@ class LegalRules(StackRules):
                     out.append(intern_boost(seat, i, payer))
         return out
 
-    def _payers(self, seat: int, glyph: str) -> list[int]:
+    def _payers(self, seat: int, glyph: str) -> tuple[int, ...]:
         """P-3: who may pay a boost with this glyph."""
         if glyph == "you":
-            return [seat]
+            return (seat,)
         if glyph == "teammate":
-            return self._teammates(seat) or [seat]   # P-7: in solo you pay, with the fee
-        return self.righteous_seats()
+            return self._teammates(seat) or (seat,)   # P-7: in solo you pay, with the fee
+        return self._righteous
 
     def _why_illegal(self, a: Action) -> tuple[str, str]:
         """A specific reason for a refused action (the seat is the decider)."""

@@ -8,10 +8,11 @@ same process needs only to read a view, so :class:`SeatView` skips most of that 
   "kind"}`` object in every view of a game (a read-only ``MappingProxyType``), and so are the
   Cost Zone entries (one per card and tapped / face-up combination), the hidden placeholders and
   the settings. Shared objects are read-only: no consumer can change another view through them.
-* **It is a snapshot.** Everything is taken from the state when the view is made; later actions
-  do not change it. Two keys are turned into their read-only form on first read, from what was
-  taken then: ``pending`` (the tuple of legal, frozen, action values) and ``duel`` (the new dict
-  ``duel_view()`` returned).
+* **Built on first read, still a snapshot.** A key is built from the game when it is first
+  read, so a bot pays only for what it reads (the heuristic never reads the piles, the score or
+  ``pending``). Before the game changes, every view of it still alive builds the keys it has not
+  built (``Game._freeze_views``, weak references): a view kept after an action reads the moment it
+  was made, and a view dropped before the next action costs nothing more.
 * **Read-only all the way down.** Nested objects are ``MappingProxyType`` and lists are tuples.
   ``to_json()`` gives plain dicts and lists: exactly ``Game.view(seat)``, key order included
   (``tests/test_seatview.py`` checks it at every decision of many games of every mode).
@@ -47,7 +48,6 @@ KEYS: tuple[str, ...] = (
     "stack", "threats", "evil_deck_size", "foresight", "field", "piles", "abilities", "clearing", "score",
     "result", "settings", "choice", "pending", "duel")
 _KEY_SET = frozenset(KEYS)
-_LATER = frozenset(("pending", "duel"))   # made on first read
 
 
 class _Cards(dict[int, Frozen]):
@@ -153,39 +153,137 @@ class SeatView(Mapping[str, Any]):
     """What ``viewer`` may see of ``game`` at the moment it is made (None: a spectator), as a
     read-only mapping with the keys and values of ``Game.view(viewer)`` (frozen: mapping proxies
     and tuples). ``to_json()`` is ``Game.view(viewer)``; ``card_ids()`` maps each shown uid to its
-    card id."""
+    card id.
 
-    __slots__ = ("_data", "_actions", "_duel", "_visible", "_table", "_ids")
+    A view is made lazily: each key is built from the game on its first read, so a bot pays only
+    for what it reads. It is still a snapshot: before the game changes (``Game._record_action``),
+    every view of it still alive builds what it has not yet built (``_freeze``), so a view kept
+    after an action reads the moment it was made; a view dropped before that costs nothing more."""
+
+    __slots__ = ("_data", "_game", "_st", "_state_id", "_viewer", "_actions", "_table", "_ids", "__weakref__")
 
     def __init__(self, game: "Game", viewer: int | None) -> None:
         st = game.state
         n_seats = len(st.seats)
         if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < n_seats):
             raise ValueError(f"there is no seat {viewer!r}")
-        table = card_table(game)
-        cards = table.cards
-        card = cards.__getitem__
+        self._game: Game | None = game
+        self._st = st
+        self._state_id = st.state_id
+        self._viewer = viewer
+        self._table = card_table(game)
+        self._ids: Mapping[int, str] | None = None
+        self._actions: tuple[Action, ...] | None = None
+        # the cheap scalars now; everything else on first read (see _build)
+        self._data: dict[str, Any] = {
+            "state_id": st.state_id,
+            "mode": game.mode.name,
+            "lineup": game.lineup,
+            "round": st.round,
+            "max_rounds": game.settings.max_rounds if game.mode.has_round_limit else None,
+            "turn_seat": game.turn_seat,
+            "phase": game.phase,
+            "viewer": viewer,
+            "evil_deck_size": len(st.evil_deck),
+            "settings": settings_json(game.settings),
+        }
+        game._watch_view(self)
+
+    def _live(self) -> "Game":
+        """The game, still at the moment this view shows (a view is frozen before it changes)."""
+        game = self._game
+        if game is None or game.state is not self._st or self._st.state_id != self._state_id:
+            raise RuntimeError(f"a view of state {self._state_id} read after its game changed without "
+                               "freezing it (change a game only through apply)")
+        return game
+
+    def _freeze(self) -> None:
+        """Build every key not built yet and let go of the game: called just before it changes."""
+        if self._game is None:
+            return
+        for key in KEYS:
+            if key not in self._data:
+                self._data[key] = self._build(key)
+        self.card_ids()
+        self.actions
+        self._game = None
+
+    def _build(self, key: str) -> Any:
+        """The frozen value of one key, from the game as it is now (the moment of the view)."""
+        game = self._live()
+        st = game.state
+        viewer = self._viewer
+        card = self._table.cards.__getitem__
+        if key == "seats":
+            return self._seats(game)
+        if key == "stack":
+            cards = self._table.cards
+            stack = []
+            for item in st.stack:
+                entry = {**cards[item.uid], "item": item.kind, "controller": item.controller, "to_seat": item.to_seat}
+                if item.kind == "boost":
+                    entry["boost"] = item.boost
+                if item.kind == "threat":
+                    entry["target"] = item.threat
+                stack.append(MappingProxyType(entry))
+            return tuple(stack)
+        if key == "threats":
+            cards = self._table.cards
+            finale = st.duel.finale if st.duel is not None else ()
+            return tuple(MappingProxyType({
+                **cards[th.uid], "target": th.target, "by": th.by, "resistance": th.resistance, "paid": th.paid,
+                "remaining": game._remaining(th), "finale": st.duel is not None and th.uid in finale})
+                for th in st.threats)
+        if key == "decider":
+            return game._decider()
+        if key == "foresight":
+            return tuple(map(card, st.foresight))
+        if key == "field":
+            return tuple(map(card, st.field))
+        if key == "piles":
+            return MappingProxyType({"resisted": tuple(map(card, st.resisted)), "failed": tuple(map(card, st.failed))})
+        if key == "abilities":
+            return MappingProxyType({"held": tuple(st.abilities), "charged": tuple(sorted(st.charged)),
+                                     "team_level": st.team_level, "choosing": st.ability_picks > 0})
+        if key == "clearing":
+            return None if st.clearing is None else MappingProxyType(
+                {"seat": st.clearing[0], "opened_turn": st.clearing[1]})
+        if key == "score":
+            return tuple(game.score)
+        if key == "result":
+            res = game.result
+            return None if res is None else MappingProxyType(
+                {"winner": res.winner, "reason": res.reason, "round": res.round})
+        if key == "choice":
+            c = st.choice
+            if viewer is None or c is None or c.seat != viewer:
+                return None
+            return MappingProxyType({"purpose": c.purpose, "count": c.count, "minimum": max(0, c.minimum),
+                                     "options": tuple(map(card, c.options))})
+        if key == "pending":
+            return tuple(freeze(a.to_json()) for a in self.actions)
+        if key == "duel":
+            return None if st.duel is None else freeze(game.duel_view())  # type: ignore[attr-defined]
+        raise KeyError(key)
+
+    def _seats(self, game: "Game") -> tuple[Frozen, ...]:
+        st = game.state
+        viewer = self._viewer
+        table = self._table
+        card = table.cards.__getitem__
         own_cz, other_cz = table.own_cz.__getitem__, table.other_cz.__getitem__
-        tapped, face_up = st.tapped, st.face_up
-        is_tapped, is_up = tapped.__contains__, face_up.__contains__
-        visible: list[Any] = []   # uid sequences whose cards the view shows (for card_ids)
+        is_tapped, is_up = st.tapped.__contains__, st.face_up.__contains__
         seats = []
         for i, sd in enumerate(st.seats):
-            mine = viewer == i
             zone = sd.cost_zone
             flags_t = list(map(is_tapped, zone))
-            flags_f = list(map(is_up, zone))
-            keys = zip(zone, flags_t, flags_f)
-            if mine:
+            keys = zip(zone, flags_t, map(is_up, zone))
+            if viewer == i:
                 cz = tuple(map(own_cz, keys))
                 hand = tuple(map(card, sd.hand))
-                visible += (zone[:], sd.hand[:])
             else:
                 cz = tuple(map(other_cz, keys))   # face-down cards hidden
                 hand = (HIDDEN_CARD,) * len(sd.hand)
-                visible.append(list(compress(zone, flags_f)))
-            in_play, held, discard = sd.in_play[:], sd.held[:], sd.discard[:]
-            visible += (in_play, held, discard)
             seats.append(MappingProxyType({
                 "seat": i,
                 "side": sd.side,
@@ -197,101 +295,29 @@ class SeatView(Mapping[str, Any]):
                 "deck_size": len(sd.deck),
                 "cost_zone": cz,
                 "untapped": len(zone) - sum(flags_t),
-                "in_play": tuple(map(card, in_play)),
-                "held": tuple(map(card, held)),
-                "discard": tuple(map(card, discard)),
+                "in_play": tuple(map(card, sd.in_play)),
+                "held": tuple(map(card, sd.held)),
+                "discard": tuple(map(card, sd.discard)),
                 "love_to": sd.love_to,
             }))
-        stack = []
-        for item in st.stack:
-            entry = {**cards[item.uid], "item": item.kind, "controller": item.controller, "to_seat": item.to_seat}
-            if item.kind == "boost":
-                entry["boost"] = item.boost
-            if item.kind == "threat":
-                entry["target"] = item.threat
-            stack.append(MappingProxyType(entry))
-        visible.append([item.uid for item in st.stack])
-        threats = []
-        finale = st.duel.finale if st.duel is not None else ()
-        for th in st.threats:
-            threats.append(MappingProxyType({
-                **cards[th.uid], "target": th.target, "by": th.by, "resistance": th.resistance, "paid": th.paid,
-                "remaining": game._remaining(th), "finale": st.duel is not None and th.uid in finale}))
-        visible.append([th.uid for th in st.threats])
-        field = st.field[:]
-        visible.append(field)
-        actions: tuple[Action, ...] = ()
-        choice = None
-        if viewer is not None:
-            actions = tuple(game.legal_actions(viewer))
-            c = st.choice
-            if c is not None and c.seat == viewer:
-                options = c.options[:]
-                visible.append(options)
-                choice = MappingProxyType({"purpose": c.purpose, "count": c.count, "minimum": max(0, c.minimum),
-                                           "options": tuple(map(card, options))})
-        res = game.result
-        self._data: dict[str, Any] = {
-            "state_id": st.state_id,
-            "mode": game.mode.name,
-            "lineup": game.lineup,
-            "round": st.round,
-            "max_rounds": game.settings.max_rounds if game.mode.has_round_limit else None,
-            "turn_seat": game.turn_seat,
-            "phase": game.phase,
-            "viewer": viewer,
-            "decider": game._decider(),
-            "seats": tuple(seats),
-            "stack": tuple(stack),
-            "threats": tuple(threats),
-            "evil_deck_size": len(st.evil_deck),
-            "foresight": tuple(map(card, st.foresight)),
-            "field": tuple(map(card, field)),
-            "piles": MappingProxyType({"resisted": tuple(map(card, st.resisted)),
-                                       "failed": tuple(map(card, st.failed))}),
-            "abilities": MappingProxyType({"held": tuple(st.abilities), "charged": tuple(sorted(st.charged)),
-                                           "team_level": st.team_level, "choosing": st.ability_picks > 0}),
-            "clearing": None if st.clearing is None else MappingProxyType(
-                {"seat": st.clearing[0], "opened_turn": st.clearing[1]}),
-            "score": tuple(game.score),
-            "result": None if res is None else MappingProxyType(
-                {"winner": res.winner, "reason": res.reason, "round": res.round}),
-            "settings": settings_json(game.settings),
-            "choice": choice,
-        }
-        # made on first read: "pending" from the (frozen) legal actions, "duel" from the duel's view,
-        # taken now (duel_view returns new objects, never the state's own)
-        self._actions = actions
-        self._duel: dict[str, Any] | None = game.duel_view() if st.duel is not None else None  # type: ignore[attr-defined]
-        self._visible = visible
-        self._table = table
-        self._ids: Mapping[int, str] | None = None
+        return tuple(seats)
 
     # ------------------------------------------------------------------ Mapping
     def __getitem__(self, key: str) -> Any:
         try:
             return self._data[key]
         except KeyError:
-            return self._later(key)
+            if key not in _KEY_SET:
+                raise
+        value = self._data[key] = self._build(key)
+        return value
 
     def get(self, key: str, default: Any = None) -> Any:
         """``view.get(key, default)``, without the Mapping mixin's exception round trip."""
         data = self._data
         if key in data:
             return data[key]
-        return self._later(key) if key in _LATER else default
-
-    def _later(self, key: str) -> Any:
-        """A key made on first read (``pending``, ``duel``); KeyError for a key views lack."""
-        if key == "pending":
-            value: Any = tuple(freeze(a.to_json()) for a in self._actions)
-        elif key == "duel":
-            value = None if self._duel is None else freeze(self._duel)
-            self._duel = None
-        else:
-            raise KeyError(key)
-        self._data[key] = value
-        return value
+        return self[key] if key in _KEY_SET else default
 
     def __contains__(self, key: object) -> bool:
         return key in _KEY_SET
@@ -320,16 +346,46 @@ class SeatView(Mapping[str, Any]):
     @property
     def actions(self) -> tuple["Action", ...]:
         """The viewer's legal actions when the view was made (``pending`` as action values)."""
-        return self._actions
+        acts = self._actions
+        if acts is None:
+            viewer = self._viewer
+            acts = self._actions = () if viewer is None else tuple(self._live().legal_actions(viewer))
+        return acts
 
     def card_ids(self) -> Mapping[int, str]:
         """uid -> card id of every card this view shows in a seat's zones, the stack, the threats,
         the field and the viewer's open choice (read-only; made on first call)."""
         ids = self._ids
         if ids is None:
+            st = self._live().state
+            viewer = self._viewer
             defs = self._table.defs
-            ids = MappingProxyType({u: defs[u].id for uids in self._visible for u in uids})
-            self._ids = ids
+            shown: dict[int, str] = {}
+            face_up = st.face_up
+            for i, sd in enumerate(st.seats):
+                if viewer == i:
+                    for u in sd.cost_zone:
+                        shown[u] = defs[u].id
+                    for u in sd.hand:
+                        shown[u] = defs[u].id
+                else:
+                    for u in sd.cost_zone:
+                        if u in face_up:
+                            shown[u] = defs[u].id
+                for zone in (sd.in_play, sd.held, sd.discard):
+                    for u in zone:
+                        shown[u] = defs[u].id
+            for item in st.stack:
+                shown[item.uid] = defs[item.uid].id
+            for th in st.threats:
+                shown[th.uid] = defs[th.uid].id
+            for u in st.field:
+                shown[u] = defs[u].id
+            c = st.choice
+            if viewer is not None and c is not None and c.seat == viewer:
+                for u in c.options:
+                    shown[u] = defs[u].id
+            ids = self._ids = MappingProxyType(shown)
         return ids
 
     def to_json(self) -> dict[str, Any]:

@@ -46,8 +46,8 @@ class StackRules(EffectRules):
         st.window = self._responders()
 
     def _responders(self) -> list[int]:
-        return [i for i in self._turn_order_from(self.turn_seat)
-                if self.state.seats[i].side == "righteous" and self._can_respond(i)]
+        righteous = self._righteous
+        return [i for i in self._rotations[self.turn_seat] if i in righteous and self._can_respond(i)]
 
     def _do_resist(self, a: Resist) -> None:
         st = self.state

@@ -28,6 +28,8 @@ class TableRules(FlowRules):
 
     def _apply_table(self, a: Action) -> list[Event]:
         """Check and carry out a table action; its events (none kept without a log)."""
+        if self._views:
+            self._freeze_views()
         if isinstance(a, AdjustBadge):
             return self._apply_manual(a)
         st = self.state

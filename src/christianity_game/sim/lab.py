@@ -47,7 +47,7 @@ DUEL_COUNTS = (
     "reward_draw", "reward_untap", "reward_flip", "reward_destroy",
     "micro_boosts", "mb_cards_per_phase", "mb_clean_streak", "boost_draw", "boost_humility",
 )
-#: columns counted from the event log (every mode): column -> event kind
+#: columns counting events of one kind (``Game.event_counts``, every mode): column -> event kind
 LOG_COUNTS = {
     "threats_played": "threat_played",
     "threats_resisted": "resisted",
@@ -272,7 +272,11 @@ class LockWatch:
     """Watches a game's decisions (``play_out(watch=...)``) to measure how long a seat was locked:
     the longest run of its own turns in a row in which it never had an option but to pass (no
     decision of its own in that turn offered anything but ``Pass``; a turn with no decision at all
-    counts too, since the engine skips decisions with one answer)."""
+    counts too, since the engine skips decisions with one answer).
+
+    It needs no event log (lab games keep none): a game started by ``Game.new`` takes its turns in
+    its turn order from the first seat, one turn number each, and ``event_counts["turn_started"]``
+    says how many turns began."""
 
     __slots__ = ("options",)
 
@@ -285,17 +289,17 @@ class LockWatch:
             self.options.add((seat, game.state.turn_no))
 
     def longest(self, game: Any) -> int:
-        """The longest run of locked own turns of any seat in ``game`` (needs its event log)."""
+        """The longest run of locked own turns of any seat in ``game``."""
+        order = game.turn_order
         runs: dict[int, int] = {}
         best = 0
-        for ev in game.log:
-            if ev.kind != "turn_started" or ev.seat is None:
-                continue
-            if (ev.seat, ev.data.get("turn")) in self.options:
-                runs[ev.seat] = 0
+        for turn in range(1, game.event_counts.get("turn_started", 0) + 1):
+            seat = order[(turn - 1) % len(order)]
+            if (seat, turn) in self.options:
+                runs[seat] = 0
             else:
-                runs[ev.seat] = runs.get(ev.seat, 0) + 1
-                best = max(best, runs[ev.seat])
+                runs[seat] = runs.get(seat, 0) + 1
+                best = max(best, runs[seat])
         return best
 
 
@@ -308,16 +312,14 @@ def game_row(cell_id: int, index: int, seed: int, game: Any, locked: int = -1) -
     rounds = min(game.round, game.settings.max_rounds) if game.mode.has_round_limit else game.round
     score_r, score_e = game.score
     maturity = sum(s.maturity for s in game.state.seats if s.side == "righteous")
-    kinds: dict[str, int] = {}
-    for ev in game.log:
-        kinds[ev.kind] = kinds.get(ev.kind, 0) + 1
+    kinds = game.event_counts   # every event the game emitted, by kind (with or without a log)
     log_counts = [kinds.get(kind, 0) for kind in LOG_COUNTS.values()]
     duel = getattr(game.state, "duel", None)
     counts: dict[str, int] = dict(duel.counts) if duel is not None else {}
     duel_counts = [int(counts.pop(k, 0)) for k in DUEL_COUNTS]
     extra = {k: v for k, v in sorted(counts.items()) if k not in _COVERED}
     return (cell_id, index, seed, winner, reason, _end_kind(winner, reason), game.state.turn_no, rounds,
-            len(game.actions), score_r, score_e, maturity, *log_counts, *duel_counts, json.dumps(extra), locked)
+            game.action_count, score_r, score_e, maturity, *log_counts, *duel_counts, json.dumps(extra), locked)
 
 
 def play_cell_game(spec: dict[str, Any], index: int, watch: LockWatch | None = None) -> Any:
@@ -325,7 +327,7 @@ def play_cell_game(spec: dict[str, Any], index: int, watch: LockWatch | None = N
     settings = Settings.from_dict(spec["settings"])
     bots = spec["bots"]
     return play_one(spec["mode"], spec["lineup"], game_seed(spec["seed"], index),
-                    bots[0] if len(bots) == 1 else list(bots), settings, watch=watch)
+                    bots[0] if len(bots) == 1 else list(bots), settings, watch=watch, log=False)
 
 
 def play_cell_row(cell_id: int, spec: dict[str, Any], index: int) -> tuple[Any, tuple[Any, ...]]:

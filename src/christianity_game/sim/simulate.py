@@ -76,15 +76,17 @@ class SimResult:
 
 
 def play_one(mode: str, lineup: str, seed: int, bots: str | list[str], settings: Settings | None = None,
-             scenario: str | None = None, watch: Callable[[Game, int, list[Any]], None] | None = None) -> Game:
+             scenario: str | None = None, watch: Callable[[Game, int, list[Any]], None] | None = None,
+             log: bool = True) -> Game:
     """One game with bots in every seat; ``bots`` is one level for all seats or one a seat
-    (``watch``: see :func:`~christianity_game.bots.base.play_out`)."""
+    (``watch``: see :func:`~christianity_game.bots.base.play_out`; ``log=False``: the game keeps
+    no event log, as the lab's games do)."""
     if scenario is not None:
         from ..scenarios import scenario as find_scenario
         game = find_scenario(scenario).new_game(seed=seed, settings=settings)
         lineup = game.lineup
     else:
-        game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings)
+        game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings, log=log)
     levels = [bots] * len(lineup) if isinstance(bots, str) else list(bots)
     if len(levels) != len(lineup):
         raise ValueError(f"need one bot level a seat ({len(lineup)}), got {len(levels)}")
