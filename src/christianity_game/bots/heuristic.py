@@ -77,18 +77,18 @@ class HeuristicBot(Bot):
             return actions[0]
         ids = self._uid_ids(view)
         me = view["seats"][view["viewer"]]
-        first = actions[0]
-        if any(isinstance(a, Choose) for a in actions):
+        kinds = set(map(type, actions))   # which kinds of decision this is (action classes are final)
+        if Choose in kinds:
             return self._choice(view, actions, ids, me)
-        if any(isinstance(a, ChooseReward) for a in actions):
+        if ChooseReward in kinds:
             return self._reward(view, [a for a in actions if isinstance(a, ChooseReward)], me)
         if me["side"] == "evil":
             return self._evil(view, actions, ids, me)
-        if isinstance(first, ChooseAbility) or any(isinstance(a, ChooseAbility) for a in actions):
+        if ChooseAbility in kinds:
             return self._pick_ability([a for a in actions if isinstance(a, ChooseAbility)])
-        if any(isinstance(a, LayCostZone) for a in actions):
+        if LayCostZone in kinds:
             return self._lay(view, actions, ids, me)
-        if any(isinstance(a, TakeBoost) for a in actions):
+        if TakeBoost in kinds:
             return self._boost(view, actions, ids, me)
         if view["stack"]:
             return self._respond(view, actions, ids, me)

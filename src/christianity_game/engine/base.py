@@ -210,6 +210,20 @@ class GameBase:
         sd = self.state.seats[seat]
         return sd.in_play + sd.held
 
+    def _passive_total(self, seat: int, name: str) -> int:
+        """One passive number (a field of ``Passive``: resist_discount, intake, draw...) summed over
+        the seat's cards in play and the Habituals holding it."""
+        sd = self.state.seats[seat]
+        if not sd.in_play and not sd.held:
+            return 0
+        defs = self.defs
+        total = 0
+        for u in sd.in_play:
+            total += getattr(defs[u].passive, name)
+        for u in sd.held:
+            total += getattr(defs[u].passive, name)
+        return total
+
     def _untapped(self, seat: int) -> int:
         st = self.state
         cost_zone = st.seats[seat].cost_zone

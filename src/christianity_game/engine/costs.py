@@ -18,8 +18,7 @@ class CostZoneRules(GameBase):
     __slots__ = ()
 
     def _intake(self, seat: int) -> int:
-        bonus = sum(self.defs[u].passive.intake for u in self._passive_cards(seat))
-        return max(0, self.mode.intake_cap(self, seat) + bonus)
+        return max(0, self.mode.intake_cap(self, seat) + self._passive_total(seat, "intake"))
 
     def _pay(self, seat: int, n: int, prefer: int | None = None) -> None:
         """Rotate ``n`` untapped Cost Zone cards (Z-1). DECISION: face-down cards first, in order."""
@@ -72,16 +71,7 @@ class CostZoneRules(GameBase):
             self._emit("flipped", seat, u)
 
     def _discount(self, seat: int) -> int:
-        sd = self.state.seats[seat]
-        if not sd.in_play and not sd.held:
-            return 0
-        defs = self.defs
-        total = 0
-        for u in sd.in_play:
-            total += defs[u].passive.resist_discount
-        for u in sd.held:
-            total += defs[u].passive.resist_discount
-        return total
+        return self._passive_total(seat, "resist_discount")
 
     def _remaining(self, t: Threat) -> int:
         return max(0, t.resistance - self._discount(t.target) - t.paid)

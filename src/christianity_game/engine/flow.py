@@ -33,16 +33,18 @@ class FlowRules(CoopRules):
 
     def _do(self, a: Action) -> None:
         st = self.state
-        if isinstance(a, Pass):
+        kind = type(a)   # action classes are final: the common kinds by type first
+        if kind is Pass:
             self._do_pass(a.seat)
-        elif isinstance(a, Choose):
-            self._do_choose(a.seat, a.option)
-        elif isinstance(a, LayCostZone):
+        elif kind is LayCostZone:
+            assert isinstance(a, LayCostZone)
             sd = st.seats[a.seat]
             sd.hand.remove(a.card)
             sd.cost_zone.append(a.card)
             sd.laid += 1
             self._emit("laid", a.seat)
+        elif isinstance(a, Choose):
+            self._do_choose(a.seat, a.option)
         elif isinstance(a, PlayCard):
             self._do_play(a)
             self._reset_phase_passes()
@@ -216,7 +218,7 @@ class FlowRules(CoopRules):
             return False
         if step == "draw":
             self._draw(seat, max(0, self.mode.draw_count(self, seat)
-                                  + sum(self.defs[u].passive.draw for u in self._passive_cards(seat))))
+                                  + self._passive_total(seat, "draw")))
             st.step = "lay"
             self._on_cost_zone_phase(seat)
             return False

@@ -185,7 +185,12 @@ class Game(TableRules):
         seat = self._decider()
         if seat is None:
             return []
-        return [(seat, self.legal_actions(seat))]
+        cache = self._legal_cache
+        if cache is not None and cache[0] == self.state.state_id and cache[1] == seat:
+            return [(seat, cache[2])]
+        actions = self._options(seat)   # the seat is the decider: no need to ask again
+        self._legal_cache = (self.state.state_id, seat, actions)
+        return [(seat, actions)]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it is not that seat's decision)."""

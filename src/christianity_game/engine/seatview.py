@@ -92,11 +92,12 @@ class CardTable:
     """The parts of views that never change during a game, kept per card table (``game.defs``,
     which clones share): each card's JSON object and its Cost Zone variants, made on first use."""
 
-    __slots__ = ("defs", "size", "cards", "own_cz", "other_cz")
+    __slots__ = ("defs", "size", "cards", "own_cz", "other_cz", "ids")
 
     def __init__(self, defs: "list[CardDef]") -> None:
         self.defs = defs   # kept alive: the cache is keyed by its id()
         self.size = len(defs)
+        self.ids = [card.id for card in defs]   # uid -> card id
         self.cards = _Cards(defs)
         self.own_cz = _CostZone(self.cards, own=True)      # the viewer's own Cost Zone
         self.other_cz = _CostZone(self.cards, own=False)   # another seat's
@@ -147,6 +148,94 @@ def thaw(obj: Any) -> Any:
     if isinstance(obj, tuple):
         return [thaw(v) for v in obj]
     return obj
+
+
+# the keys of a seat in a view, in the order of Game.view's JSON
+SEAT_KEYS: tuple[str, ...] = (
+    "seat", "side", "deck", "humility", "maturity", "hand", "hand_size", "deck_size", "cost_zone", "untapped",
+    "in_play", "held", "discard", "love_to")
+_SEAT_KEY_SET = frozenset(SEAT_KEYS)
+
+
+class _SeatMap(Mapping[str, Any]):
+    """One seat of a :class:`SeatView`: its badges and sizes taken when the seat is first read, its
+    zones (hand, Cost Zone, in play, held, discard) built on first read, like the view's keys. It
+    holds the game, never its view (no reference cycle: a dropped view is freed at once)."""
+
+    __slots__ = ("_game", "_st", "_state_id", "_viewer", "_table", "_seat", "_data")
+
+    def __init__(self, game: "Game", viewer: int | None, table: CardTable, i: int) -> None:
+        st = game.state
+        sd = st.seats[i]
+        self._game: Game | None = game
+        self._st = st
+        self._state_id = st.state_id
+        self._viewer = viewer
+        self._table = table
+        self._seat = i
+        self._data: dict[str, Any] = {"seat": i, "side": sd.side, "deck": sd.deck_id, "humility": sd.humility,
+                                      "maturity": sd.maturity, "hand_size": len(sd.hand),
+                                      "deck_size": len(sd.deck), "love_to": sd.love_to}
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return self._data[key]
+        except KeyError:
+            if key not in _SEAT_KEY_SET:
+                raise
+        value = self._data[key] = self._part(key)
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        data = self._data
+        if key in data:
+            return data[key]
+        return self[key] if key in _SEAT_KEY_SET else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in _SEAT_KEY_SET
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SEAT_KEYS)
+
+    def __len__(self) -> int:
+        return len(SEAT_KEYS)
+
+    def __repr__(self) -> str:
+        return f"<seat {self._seat} of a view of state {self._state_id}>"
+
+    def _freeze(self) -> None:
+        """Build every zone not built yet and let go of the game (with the view it belongs to)."""
+        if self._game is None:
+            return
+        for key in SEAT_KEYS:
+            if key not in self._data:
+                self._data[key] = self._part(key)
+        self._game = None
+
+    def _part(self, key: str) -> Any:
+        """One of this seat's zones (or its untapped count), as the view shows it."""
+        game = self._game
+        st = self._st
+        if game is None or game.state is not st or st.state_id != self._state_id:
+            raise RuntimeError(f"a view of state {self._state_id} read after its game changed without "
+                               "freezing it (change a game only through apply)")
+        i = self._seat
+        sd = st.seats[i]
+        table = self._table
+        if key == "untapped":
+            return game._untapped(i)
+        if key == "cost_zone":
+            zone = sd.cost_zone
+            keys = zip(zone, map(st.tapped.__contains__, zone), map(st.face_up.__contains__, zone))
+            if self._viewer == i:
+                return tuple(map(table.own_cz.__getitem__, keys))
+            return tuple(map(table.other_cz.__getitem__, keys))   # face-down cards hidden
+        if key == "hand":
+            if self._viewer == i:
+                return tuple(map(table.cards.__getitem__, sd.hand))
+            return (HIDDEN_CARD,) * len(sd.hand)
+        return tuple(map(table.cards.__getitem__, getattr(sd, key)))   # in_play, held, discard
 
 
 class SeatView(Mapping[str, Any]):
@@ -204,6 +293,8 @@ class SeatView(Mapping[str, Any]):
         for key in KEYS:
             if key not in self._data:
                 self._data[key] = self._build(key)
+        for seat in self._data["seats"]:
+            seat._freeze()
         self.card_ids()
         self.actions
         self._game = None
@@ -267,40 +358,7 @@ class SeatView(Mapping[str, Any]):
         raise KeyError(key)
 
     def _seats(self, game: "Game") -> tuple[Frozen, ...]:
-        st = game.state
-        viewer = self._viewer
-        table = self._table
-        card = table.cards.__getitem__
-        own_cz, other_cz = table.own_cz.__getitem__, table.other_cz.__getitem__
-        is_tapped, is_up = st.tapped.__contains__, st.face_up.__contains__
-        seats = []
-        for i, sd in enumerate(st.seats):
-            zone = sd.cost_zone
-            flags_t = list(map(is_tapped, zone))
-            keys = zip(zone, flags_t, map(is_up, zone))
-            if viewer == i:
-                cz = tuple(map(own_cz, keys))
-                hand = tuple(map(card, sd.hand))
-            else:
-                cz = tuple(map(other_cz, keys))   # face-down cards hidden
-                hand = (HIDDEN_CARD,) * len(sd.hand)
-            seats.append(MappingProxyType({
-                "seat": i,
-                "side": sd.side,
-                "deck": sd.deck_id,
-                "humility": sd.humility,
-                "maturity": sd.maturity,
-                "hand": hand,
-                "hand_size": len(sd.hand),
-                "deck_size": len(sd.deck),
-                "cost_zone": cz,
-                "untapped": len(zone) - sum(flags_t),
-                "in_play": tuple(map(card, sd.in_play)),
-                "held": tuple(map(card, sd.held)),
-                "discard": tuple(map(card, sd.discard)),
-                "love_to": sd.love_to,
-            }))
-        return tuple(seats)
+        return tuple(_SeatMap(game, self._viewer, self._table, i) for i in range(len(game.state.seats)))
 
     # ------------------------------------------------------------------ Mapping
     def __getitem__(self, key: str) -> Any:
@@ -359,32 +417,24 @@ class SeatView(Mapping[str, Any]):
         if ids is None:
             st = self._live().state
             viewer = self._viewer
-            defs = self._table.defs
-            shown: dict[int, str] = {}
+            uids: list[int] = []
             face_up = st.face_up
             for i, sd in enumerate(st.seats):
                 if viewer == i:
-                    for u in sd.cost_zone:
-                        shown[u] = defs[u].id
-                    for u in sd.hand:
-                        shown[u] = defs[u].id
-                else:
-                    for u in sd.cost_zone:
-                        if u in face_up:
-                            shown[u] = defs[u].id
-                for zone in (sd.in_play, sd.held, sd.discard):
-                    for u in zone:
-                        shown[u] = defs[u].id
-            for item in st.stack:
-                shown[item.uid] = defs[item.uid].id
-            for th in st.threats:
-                shown[th.uid] = defs[th.uid].id
-            for u in st.field:
-                shown[u] = defs[u].id
+                    uids += sd.cost_zone
+                    uids += sd.hand
+                elif face_up:
+                    uids += [u for u in sd.cost_zone if u in face_up]
+                uids += sd.in_play
+                uids += sd.held
+                uids += sd.discard
+            uids += [item.uid for item in st.stack]
+            uids += [th.uid for th in st.threats]
+            uids += st.field
             c = st.choice
             if viewer is not None and c is not None and c.seat == viewer:
-                for u in c.options:
-                    shown[u] = defs[u].id
+                uids += c.options
+            shown = dict(zip(uids, map(self._table.ids.__getitem__, uids)))
             ids = self._ids = MappingProxyType(shown)
         return ids
 

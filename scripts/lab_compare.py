@@ -1,0 +1,103 @@
+"""The lab's speed beside another version of this project, measured side by side in one run.
+
+    python scripts/lab_compare.py [--against REV] [--mode coop] [--lineup R,RR,RRR] [--games 40] [--repeats 3]
+
+``REV`` (a commit, tag or branch; default ``b2d9923``, the last commit before the engine work of
+issue 9) is checked out into a temporary git worktree. Both versions then play the same grid
+(heuristic bots in every seat, the serial backend: one process, games stored in SQLite as the lab
+stores them) in turns, ours then theirs, ``--repeats`` times, each in a fresh Python process whose
+import time is not counted. Printed: games a second and microseconds per stored action of each
+try, the medians, their ratio, and the load average before and after (this machine is shared:
+absolute times drift, the ratio of runs taken in turns drifts much less).
+
+Co-op is the fair grid: its cards and rules are the same in both versions. A duel grid compares
+different games (rules 2 and 3 and the duel deck changed since), so read its per-action figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BEFORE_ISSUE_9 = "b2d9923"
+
+# Run inside each version's source tree: time run_lab alone (imports and grid building excluded).
+DRIVER = r"""
+import json, sys, time
+from christianity_game.sim.lab import build_grid, connect, fetch_rows, run_lab
+mode, lineups, games, db = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+grid = build_grid(mode, lineups, {}, "heuristic", games=games, seed=0)
+t0 = time.perf_counter()
+run = run_lab(grid, db, backend="serial")
+seconds = time.perf_counter() - t0
+conn = connect(db)
+rows = fetch_rows(conn)
+conn.close()
+actions = sum(r[8] for r in rows)   # the "actions" column
+print(json.dumps({"games": run.played, "seconds": seconds, "actions": actions}))
+"""
+
+
+def _load() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):  # pragma: no cover - not Unix
+        return []
+
+
+def _try(src: Path, mode: str, lineup: str, games: int, db: Path) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(src))
+    out = subprocess.run([sys.executable, "-c", DRIVER, mode, lineup, str(games), str(db)], env=env,
+                         capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"games_per_s": data["games"] / data["seconds"], "us_per_action": data["seconds"] / data["actions"] * 1e6,
+            "games": data["games"], "actions": data["actions"]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", default=BEFORE_ISSUE_9, help="the other version: a commit, tag or branch")
+    parser.add_argument("--mode", default="coop")
+    parser.add_argument("--lineup", default="R,RR,RRR")
+    parser.add_argument("--games", type=int, default=40, help="games a cell")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        theirs = Path(tmp) / "theirs"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(theirs), args.against],
+                       check=True)
+        try:
+            sides = {"ours": ROOT / "src", "theirs": theirs / "src"}
+            tries: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
+            load_before = _load()
+            for r in range(args.repeats):
+                for name, src in sides.items():
+                    db = Path(tmp) / f"{name}-{r}.sqlite"
+                    tries[name].append(_try(src, args.mode, args.lineup, args.games, db))
+            load_after = _load()
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(theirs)], check=False)
+    print(f"Lab speed, {args.mode} {args.lineup} x {args.games} games, heuristic bots, serial backend; "
+          f"ours: {ROOT.name} working tree, theirs: {args.against}")
+    print(f"load average (1, 5, 15 min): before {load_before}, after {load_after}")
+    med = {}
+    for name, ts in tries.items():
+        rates = [t["games_per_s"] for t in ts]
+        per = [t["us_per_action"] for t in ts]
+        med[name] = (statistics.median(rates), statistics.median(per))
+        print(f"  {name:6s} games/s {', '.join(f'{x:.1f}' for x in rates)} (median {med[name][0]:.1f}); "
+              f"us per action {', '.join(f'{x:.0f}' for x in per)} (median {med[name][1]:.0f}); "
+              f"{ts[0]['games']} games, {ts[0]['actions']} actions a try")
+    print(f"ours / theirs: {med['ours'][0] / med['theirs'][0]:.2f}x the games a second, "
+          f"{med['theirs'][1] / med['ours'][1]:.2f}x the actions a second")
+
+
+if __name__ == "__main__":
+    main()
