@@ -123,5 +123,10 @@ def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int = 20000,
             action = actions[0]
         else:
             action = bot.decide(game, seat, actions)
-        game.apply_unchecked(action) if action in actions else game.apply(action)
+        for listed in actions:   # by identity: the bot handed back one of the listed actions
+            if listed is action:
+                game.apply_unchecked(action)
+                break
+        else:
+            game.apply(action)   # anything else is checked
     return game

@@ -26,6 +26,7 @@ from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_p
 from .flow import FlowRules
 from .modes import DUEL_ABILITIES, DuelMode
 from .duel_state import DuelState
+from .duel_view import duel_view, duel_view_part
 from .state import Choice, StackItem, Threat
 
 __all__ = ["DUEL_ABILITIES", "DuelMode", "DuelRules", "DuelState"]
@@ -86,7 +87,7 @@ class DuelRules(FlowRules):
 
     def threat_cost(self, seat: int, uid: int) -> int:
         """D-COMBO-1, D-DOM-1: the Cost this seat would pay now for this threat."""
-        return max(0, self.defs[uid].cost - self._threat_discount(seat))
+        return max(0, self.defs[uid].cost - self.next_discount(seat))
 
     # ------------------------------------------------------------------ decisions
     def _early_decider(self) -> int | None:
@@ -137,7 +138,7 @@ class DuelRules(FlowRules):
             return acts
         return None
 
-    def _threat_discount(self, seat: int) -> int:
+    def next_discount(self, seat: int) -> int:
         """What this seat's next threat costs less now: its chain step and its dominance (D-COMBO-1,
         D-DOM-1); ``threat_cost`` for one card."""
         return (self.state.duel.chain_count if self._chain_extends(seat) else 0) + self.dominance(seat)
@@ -151,7 +152,7 @@ class DuelRules(FlowRules):
             card = defs[u]
             if card.is_threat:
                 if budget < 0:
-                    budget = free + self._threat_discount(seat)   # cost - discount <= free
+                    budget = free + self.next_discount(seat)   # cost - discount <= free
                 if card.cost <= budget:
                     out.extend(intern_play(seat, u, None, t) for t in targets)
         return out
@@ -163,7 +164,7 @@ class DuelRules(FlowRules):
             card = defs[u]
             if card.is_threat:
                 if budget < 0:
-                    budget = self._untapped(seat) + self._threat_discount(seat)
+                    budget = self._untapped(seat) + self.next_discount(seat)
                 if card.cost <= budget:
                     return True
         return False
@@ -619,30 +620,9 @@ class DuelRules(FlowRules):
         return [self.turn_seat]
 
     def duel_view(self) -> dict[str, Any]:
-        """The duel's public bookkeeping for views: chains, discounts, tallies, clocks."""
-        d = self.state.duel
-        st = self.state
-        return {
-            "chain": {"count": d.chain_count, "last": d.chain_last, "target": d.chain_target,
-                      "seats": list(d.chain_seats), "single_target": not d.chain_mixed},
-            # keyed by the seat number as text, so the view is the same after a JSON round trip
-            "dominance": {str(i): self.dominance(i) for i in self.evil_seats()},
-            "next_discount": {str(i): (d.chain_count if self._chain_extends(i) else 0) + self.dominance(i)
-                              for i in self.evil_seats()},
-            "plays_this_turn": d.plays[:],
-            "failed_temptations_this_turn": d.failed_temptations,
-            "rewards_this_turn": d.rewards,
-            "reward_pending": [{"seat": s, "kind": k} for s, k in d.reward_queue],
-            "phase_plays": d.phase_plays,
-            "boost_every": 3 + len(self.righteous_seats()),
-            "streaks": d.streak[:],
-            "evil_window": d.evil_window[:],
-            "answering": d.answering,
-            "righteous_clock": None if d.r_clock is None else {"seat": d.r_clock[0], "armed_turn": d.r_clock[1]},
-            "evil_clock": None if d.e_clock is None else {
-                "armed_turn": d.e_clock, "righteous_turns_since": d.e_righteous_turns,
-                "limit": self.evil_limit(), "in_play": self.evil_habituals_in_play()},
-            "evil_limit": self.evil_limit(),
-            "replace_spent": sorted(u for u in d.replace_spent if u in st.face_up),
-            "counts": dict(d.counts),
-        }
+        """The duel's public bookkeeping for views: chains, discounts, tallies, clocks (duel_view.py)."""
+        return duel_view(self)
+
+    def duel_view_part(self, key: str) -> Any:
+        """One key of :meth:`duel_view` (a lazy seat view builds only what its reader asks)."""
+        return duel_view_part(self, key)

@@ -212,12 +212,17 @@ class LegalRules(StackRules):
 
     def _resist_actions(self, seat: int, free: int) -> list[Action]:
         out: list[Action] = []
+        discounts: dict[int, int] = {}   # per target seat (Z-1: its passive resistance discount)
         for t in self._answerable():
-            if seat != t.target and not self._may_help(seat, t.target):
+            target = t.target
+            if seat != target and not self._may_help(seat, target):
                 continue
-            rem = self._remaining(t)
-            if rem == 0:
-                if seat == t.target:
+            discount = discounts.get(target)
+            if discount is None:
+                discount = discounts[target] = self._discount(target)
+            rem = t.resistance - discount - t.paid   # what _remaining(t) gives, when above 0
+            if rem <= 0:
+                if seat == target:
                     out.append(intern_resist(seat, t.uid, 0))
                 continue
             uid = t.uid

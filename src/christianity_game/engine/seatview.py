@@ -10,7 +10,8 @@ same process needs only to read a view, so :class:`SeatView` skips most of that 
   the settings. Shared objects are read-only: no consumer can change another view through them.
 * **Built on first read, still a snapshot.** A key is built from the game when it is first
   read, so a bot pays only for what it reads (the heuristic never reads the piles, the score or
-  ``pending``). Before the game changes, every view of it still alive builds the keys it has not
+  ``pending``); so are each seat's zones and each key of the ``duel`` object. No part holds the
+  view itself, so a dropped view is freed at once (no reference cycle). Before the game changes, every view of it still alive builds the keys it has not
   built (``Game._freeze_views``, weak references): a view kept after an action reads the moment it
   was made, and a view dropped before the next action costs nothing more.
 * **Read-only all the way down.** Nested objects are ``MappingProxyType`` and lists are tuples.
@@ -18,7 +19,7 @@ same process needs only to read a view, so :class:`SeatView` skips most of that 
   (``tests/test_seatview.py`` checks it at every decision of many games of every mode).
 
 :meth:`SeatView.card_ids` gives the card id of every uid the view shows, which bots otherwise
-work out by walking the whole view.
+work out by walking the whole view; a lookup of one of the viewer's own cards does not list them all.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from functools import lru_cache
 from itertools import compress
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+from .duel_view import DUEL_VIEW_KEYS
 
 if TYPE_CHECKING:
     from ..cards.model import CardDef
@@ -238,6 +241,137 @@ class _SeatMap(Mapping[str, Any]):
         return tuple(map(table.cards.__getitem__, getattr(sd, key)))   # in_play, held, discard
 
 
+class _ShownIds(Mapping[int, str]):
+    """uid -> card id of the cards a view shows (:meth:`SeatView.card_ids`). A lookup checks only
+    whether that card is shown; iterating (or the snapshot taken before the game changes) lists
+    them all. Holds the game, never the view, like :class:`_SeatMap`."""
+
+    __slots__ = ("_game", "_st", "_state_id", "_viewer", "_table", "_all", "_shown")
+
+    def __init__(self, game: "Game", viewer: int | None, table: CardTable) -> None:
+        self._game: Game | None = game
+        self._st = game.state
+        self._state_id = game.state.state_id
+        self._viewer = viewer
+        self._table = table
+        self._all: dict[int, str] | None = None
+        self._shown: list[Any] | None = None
+
+    def _zones(self) -> list[Any]:
+        """Every uid sequence whose cards the view shows (worked out on the first lookup)."""
+        game = self._game
+        st = self._st
+        if game is None or game.state is not st or st.state_id != self._state_id:
+            raise RuntimeError(f"a view of state {self._state_id} read after its game changed without "
+                               "freezing it (change a game only through apply)")
+        viewer = self._viewer
+        zones: list[Any] = []
+        if viewer is not None:   # the viewer's own cards first: what a bot looks up most
+            own = st.seats[viewer]
+            zones += (own.hand, own.cost_zone)
+        face_up = st.face_up
+        for i, sd in enumerate(st.seats):
+            if viewer != i and face_up:   # another seat's face-up Cost Zone cards
+                zones.append([u for u in sd.cost_zone if u in face_up])
+            zones += (sd.in_play, sd.held, sd.discard)
+        zones += ([item.uid for item in st.stack], [th.uid for th in st.threats], st.field)
+        c = st.choice
+        if viewer is not None and c is not None and c.seat == viewer:
+            zones.append(c.options)
+        if self._shown is None:
+            self._shown = zones
+        return zones
+
+    def _everything(self) -> dict[int, str]:
+        found = self._all
+        if found is None:
+            ids = self._table.ids
+            found = self._all = {u: ids[u] for zone in self._zones() for u in zone}
+        return found
+
+    def _freeze(self) -> None:
+        self._everything()
+        self._game = None
+
+    def __getitem__(self, uid: int) -> str:
+        found = self._all
+        if found is not None:
+            return found[uid]
+        if isinstance(uid, int) and 0 <= uid < len(self._table.ids):
+            zones = self._shown
+            if zones is None or self._game is None or self._st.state_id != self._state_id:
+                zones = self._zones()   # (checks that the game has not moved on)
+            own = zones[:2] if self._viewer is not None else ()
+            for zone in own:
+                if uid in zone:
+                    return self._table.ids[uid]
+            return self._everything()[uid]   # anywhere else: list them all once
+        raise KeyError(uid)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._everything())
+
+    def __len__(self) -> int:
+        return len(self._everything())
+
+    def __repr__(self) -> str:
+        return f"<card ids shown in a view of state {self._state_id}>"
+
+
+class _DuelMap(Mapping[str, Any]):
+    """A view's ``duel`` object: each key (``duel_view.DUEL_VIEW_KEYS``) built and frozen on first
+    read. Holds the game, never the view, like :class:`_SeatMap`."""
+
+    __slots__ = ("_game", "_st", "_state_id", "_data")
+
+    def __init__(self, game: "Game") -> None:
+        self._game: Game | None = game
+        self._st = game.state
+        self._state_id = game.state.state_id
+        self._data: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return self._data[key]
+        except KeyError:
+            if key not in _DUEL_KEY_SET:
+                raise
+        game = self._game
+        if game is None or game.state is not self._st or self._st.state_id != self._state_id:
+            raise RuntimeError(f"a view of state {self._state_id} read after its game changed without "
+                               "freezing it (change a game only through apply)")
+        value = self._data[key] = freeze(game.duel_view_part(key))  # type: ignore[attr-defined]
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        data = self._data
+        if key in data:
+            return data[key]
+        return self[key] if key in _DUEL_KEY_SET else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in _DUEL_KEY_SET
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(DUEL_VIEW_KEYS)
+
+    def __len__(self) -> int:
+        return len(DUEL_VIEW_KEYS)
+
+    def __repr__(self) -> str:
+        return f"<duel part of a view of state {self._state_id}>"
+
+    def _freeze(self) -> None:
+        if self._game is None:
+            return
+        for key in DUEL_VIEW_KEYS:
+            self[key]
+        self._game = None
+
+
+_DUEL_KEY_SET = frozenset(DUEL_VIEW_KEYS)
+
+
 class SeatView(Mapping[str, Any]):
     """What ``viewer`` may see of ``game`` at the moment it is made (None: a spectator), as a
     read-only mapping with the keys and values of ``Game.view(viewer)`` (frozen: mapping proxies
@@ -295,7 +429,12 @@ class SeatView(Mapping[str, Any]):
                 self._data[key] = self._build(key)
         for seat in self._data["seats"]:
             seat._freeze()
-        self.card_ids()
+        duel = self._data["duel"]
+        if duel is not None:
+            duel._freeze()
+        ids = self.card_ids()
+        assert isinstance(ids, _ShownIds)
+        ids._freeze()
         self.actions
         self._game = None
 
@@ -354,11 +493,12 @@ class SeatView(Mapping[str, Any]):
         if key == "pending":
             return tuple(freeze(a.to_json()) for a in self.actions)
         if key == "duel":
-            return None if st.duel is None else freeze(game.duel_view())  # type: ignore[attr-defined]
+            return None if st.duel is None else _DuelMap(game)
         raise KeyError(key)
 
     def _seats(self, game: "Game") -> tuple[Frozen, ...]:
-        return tuple(_SeatMap(game, self._viewer, self._table, i) for i in range(len(game.state.seats)))
+        viewer, table = self._viewer, self._table
+        return tuple([_SeatMap(game, viewer, table, i) for i in range(len(game.state.seats))])
 
     # ------------------------------------------------------------------ Mapping
     def __getitem__(self, key: str) -> Any:
@@ -412,30 +552,10 @@ class SeatView(Mapping[str, Any]):
 
     def card_ids(self) -> Mapping[int, str]:
         """uid -> card id of every card this view shows in a seat's zones, the stack, the threats,
-        the field and the viewer's open choice (read-only; made on first call)."""
+        the field and the viewer's open choice (read-only; one lookup does not walk the whole view)."""
         ids = self._ids
         if ids is None:
-            st = self._live().state
-            viewer = self._viewer
-            uids: list[int] = []
-            face_up = st.face_up
-            for i, sd in enumerate(st.seats):
-                if viewer == i:
-                    uids += sd.cost_zone
-                    uids += sd.hand
-                elif face_up:
-                    uids += [u for u in sd.cost_zone if u in face_up]
-                uids += sd.in_play
-                uids += sd.held
-                uids += sd.discard
-            uids += [item.uid for item in st.stack]
-            uids += [th.uid for th in st.threats]
-            uids += st.field
-            c = st.choice
-            if viewer is not None and c is not None and c.seat == viewer:
-                uids += c.options
-            shown = dict(zip(uids, map(self._table.ids.__getitem__, uids)))
-            ids = self._ids = MappingProxyType(shown)
+            ids = self._ids = _ShownIds(self._live(), self._viewer, self._table)
         return ids
 
     def to_json(self) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from ..engine.actions import Pass
 from ..engine.settings import Settings
 from .simulate import game_seed, play_one
 
@@ -284,9 +285,15 @@ class LockWatch:
         self.options: set[tuple[int, int]] = set()   # (seat, turn_no): an own turn with an option
 
     def __call__(self, game: Any, seat: int, actions: Sequence[Any]) -> None:
-        from ..engine.actions import Pass
-        if seat == game.turn_seat and any(not isinstance(a, Pass) for a in actions):
-            self.options.add((seat, game.state.turn_no))
+        if seat != game.turn_seat:
+            return
+        key = (seat, game.state.turn_no)
+        if key in self.options:
+            return
+        for a in actions:
+            if type(a) is not Pass:
+                self.options.add(key)
+                return
 
     def longest(self, game: Any) -> int:
         """The longest run of locked own turns of any seat in ``game``."""
