@@ -10,6 +10,7 @@ from __future__ import annotations
 from .actions import (
     Action,
     UseAbility,
+    intern_use,
 )
 from .numbers import ONCE_PER_LEVEL
 from .costs import CostZoneRules
@@ -54,12 +55,12 @@ class AbilityRules(CostZoneRules):
             return []
         out: list[Action] = []
         if "deliverance" in st.charged and self.evil_habituals_in_play():
-            out.append(UseAbility(seat, "deliverance"))
+            out.append(intern_use(seat, "deliverance"))
         if "restoration" in st.charged and any(st.seats[i].discard for i in self._righteous):
-            out.append(UseAbility(seat, "restoration"))
+            out.append(intern_use(seat, "restoration"))
         if "brotherly_love" in st.abilities and st.seats[seat].love_to is None:
             mates = self._teammates(seat) or [seat]
-            out.extend(UseAbility(seat, "brotherly_love", m) for m in mates)
+            out.extend([intern_use(seat, "brotherly_love", m) for m in mates])
         return out
 
     def _free_abilities(self) -> list[str]:

@@ -113,4 +113,4 @@ class CostZoneRules(GameBase):
         face_up = self.state.face_up
         if not face_up:
             return sd.hand
-        return sd.hand + [u for u in sd.cost_zone if u in face_up]
+        return sd.hand + list(filter(face_up.__contains__, sd.cost_zone))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_play
+from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_play, intern_reward
 from .flow import FlowRules
 from .modes import DUEL_ABILITIES, DuelMode
 from .duel_state import DuelState
@@ -102,15 +102,15 @@ class DuelRules(FlowRules):
             return None
         earner, kind = d.reward_queue[0]
         if kind == "righteous":   # D-MB-3: draw 2 or +1 Humility, to any Righteous seat
-            return [ChooseReward(seat, r, to) for r in RIGHTEOUS_BOOSTS for to in self._righteous]
-        acts: list[Action] = [ChooseReward(seat, r) for r in EVIL_REWARDS]
+            return [intern_reward(seat, r, to) for r in RIGHTEOUS_BOOSTS for to in self._righteous]
+        acts: list[Action] = [intern_reward(seat, r) for r in EVIL_REWARDS]
         if kind == "special":
             allies = [i for i in self._evil if i != seat]
-            acts.extend(ChooseReward(seat, r, to) for r in EVIL_REWARDS for to in allies)   # D-MR-6
+            acts.extend(intern_reward(seat, r, to) for r in EVIL_REWARDS for to in allies)   # D-MR-6
             # D-MR-5: from rules 2 "destroy" is offered on every 5th reward, so that the offer says
             # nothing about Righteous hands; rules 1 offered it only when something could be destroyed
             if self.rules >= 2 or self._destroy_targets() or self._hand_habituals():
-                acts.append(ChooseReward(seat, "destroy"))
+                acts.append(intern_reward(seat, "destroy"))
         return acts
 
     def _late_decider(self) -> int | None:

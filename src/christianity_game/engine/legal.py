@@ -8,6 +8,8 @@ A-1 (Speed plays, ability uses, Benevolence), A-2 (buying after the Cost Zone ph
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .actions import (
     Action,
     BuyAbility,
@@ -20,9 +22,11 @@ from .actions import (
     TakeBoost,
     UseAbility,
     intern_boost,
+    intern_buy,
     intern_choose,
     intern_lay,
     intern_pass,
+    intern_pick,
     intern_play,
     intern_resist,
 )
@@ -99,7 +103,7 @@ class LegalRules(StackRules):
                 acts.append(intern_pass(seat))
             return acts
         if st.ability_picks:
-            return [ChooseAbility(seat, a) for a in self._free_abilities()]
+            return [intern_pick(seat, a) for a in self._free_abilities()]
         early = self._early_legal(seat)
         if early is not None:
             return early
@@ -126,7 +130,7 @@ class LegalRules(StackRules):
             if self.settings.mat_abilities and self.mode.can_buy_abilities:
                 for a in self.mode.abilities_available():
                     if a not in st.abilities and ABILITY_PRICE[a] <= free:
-                        acts.append(BuyAbility(seat, a))
+                        acts.append(intern_buy(seat, a))
             acts.extend(self._speed_plays(seat, free))
             acts.extend(self._ability_uses(seat))
             return acts
@@ -226,7 +230,7 @@ class LegalRules(StackRules):
                     out.append(intern_resist(seat, t.uid, 0))
                 continue
             uid = t.uid
-            out.extend([intern_resist(seat, uid, n) for n in range(1, min(free, rem) + 1)])
+            out.extend(map(intern_resist, repeat(seat), repeat(uid), range(1, min(free, rem) + 1)))
         return out
 
     def _held_resists(self, seat: int, free: int) -> list[Action]:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from itertools import compress
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
