@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..cards.loader import CardSet
 from ..cards.model import CardDef
 from ..engine.actions import (
     Action, BuyAbility, Choose, ChooseAbility, ChooseReward, LayCostZone, Pass, PlayCard, Resist, TakeBoost,
@@ -27,6 +28,10 @@ class HeuristicBot(Bot):
     """Rules of thumb for Righteous seats (see the module docstring)."""
 
     name = "heuristic"
+
+    def __init__(self, seed: int = 0, cards: CardSet | None = None) -> None:
+        super().__init__(seed, cards)
+        self._keep_cache: dict[tuple[str, bool], float] = {}   # _keep_value by (card id, at L3)
 
     # ------------------------------------------------------------------ helpers
     def _def(self, card_id: str) -> CardDef:
@@ -51,15 +56,21 @@ class HeuristicBot(Bot):
         return ids
 
     def _keep_value(self, card: CardDef, me: Mapping[str, Any]) -> float:
-        value = float(KIND_KEEP.get(card.kind, 2))
-        if card.kind == "maturity" and me["maturity"] >= 3:
-            value = 2
-        for e in card.effects:
-            if e.op == "humility" and e.amount > 0:
-                value += 0.5 * e.amount
-            if e.op == "draw":
-                value += 0.5 * e.count
-        return value - 0.1 * card.cost
+        """How much a card in hand is worth keeping (worked out once per card and L3 or not)."""
+        key = (card.id, me["maturity"] >= 3)
+        cache = self._keep_cache
+        value = cache.get(key)
+        if value is None:
+            value = float(KIND_KEEP.get(card.kind, 2))
+            if card.kind == "maturity" and key[1]:
+                value = 2
+            for e in card.effects:
+                if e.op == "humility" and e.amount > 0:
+                    value += 0.5 * e.amount
+                if e.op == "draw":
+                    value += 0.5 * e.count
+            value = cache[key] = value - 0.1 * card.cost
+        return value
 
     def _reserve(self, view: Mapping[str, Any], me: Mapping[str, Any], ids: Mapping[int, str]) -> int:
         """Cost to keep for playing the cheapest Maturity card in hand this turn."""
