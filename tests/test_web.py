@@ -435,7 +435,12 @@ def test_hand_is_above_the_fold_at_1280x800(server: str, page: Any) -> None:
     page.goto(g["seats"][0]["url"])
     page.locator("#hand .card").first.wait_for()
     for sel in ("#hand .card", "#abilities", "#decide"):
-        box = page.locator(sel).first.bounding_box()
+        box = None
+        for _ in range(20):   # the board is drawn again when the bot seat acts: read a drawn element
+            page.locator(sel).first.wait_for(state="visible")
+            box = page.locator(sel).first.bounding_box()
+            if box is not None:
+                break
         assert box is not None and box["y"] + box["height"] <= 800, f"{sel} is below the fold: {box}"
 
 
