@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .duel_view import DUEL_VIEW_KEYS
 
@@ -159,69 +159,96 @@ SEAT_KEYS: tuple[str, ...] = (
 _SEAT_KEY_SET = frozenset(SEAT_KEYS)
 
 
-class _SeatMap(Mapping[str, Any]):
-    """One seat of a :class:`SeatView`: its badges and sizes taken when the seat is first read, its
-    zones (hand, Cost Zone, in play, held, discard) built on first read, like the view's keys. It
-    holds the game, never its view (no reference cycle: a dropped view is freed at once)."""
+def _live_game(game: "Game | None", st: Any, state_id: int) -> "Game":
+    """``game``, if it is still at the moment a view shows (views are frozen before games change)."""
+    if game is None or game.state is not st or st.state_id != state_id:
+        raise RuntimeError(f"a view of state {state_id} read after its game changed without "
+                           "freezing it (change a game only through apply)")
+    return game
 
-    __slots__ = ("_game", "_st", "_state_id", "_viewer", "_table", "_seat", "_data")
 
-    def __init__(self, game: "Game", viewer: int | None, table: CardTable, i: int) -> None:
-        st = game.state
-        sd = st.seats[i]
+class _Lazy(Mapping[str, Any]):
+    """A read-only part of a view whose values are built on first read, from the game as it was
+    when the view was made (``KEYS``, in the order of the view's JSON). ``_freeze`` builds the rest
+    and lets go of the game: a view does so before its game changes. A part holds the game, never
+    the view it belongs to (no reference cycle: a dropped view is freed at once)."""
+
+    __slots__ = ("_game", "_st", "_state_id", "_data")
+    KEYS: ClassVar[tuple[str, ...]] = ()
+    KEY_SET: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, game: "Game", data: dict[str, Any]) -> None:
         self._game: Game | None = game
-        self._st = st
-        self._state_id = st.state_id
-        self._viewer = viewer
-        self._table = table
-        self._seat = i
-        self._data: dict[str, Any] = {"seat": i, "side": sd.side, "deck": sd.deck_id, "humility": sd.humility,
-                                      "maturity": sd.maturity, "hand_size": len(sd.hand),
-                                      "deck_size": len(sd.deck), "love_to": sd.love_to}
+        self._st = game.state
+        self._state_id = game.state.state_id
+        self._data = data   # what is already built
+
+    def _live(self) -> "Game":
+        """The game, still at the moment this part shows (a view is frozen before it changes)."""
+        return _live_game(self._game, self._st, self._state_id)
+
+    def _make(self, key: str) -> Any:
+        """The frozen value of ``key`` (one of ``KEYS``), from the game as it is now."""
+        raise NotImplementedError
+
+    def _freeze(self) -> None:
+        if self._game is None:
+            return
+        data = self._data
+        for key in self.KEYS:
+            if key not in data:
+                data[key] = self._make(key)
+        self._game = None
 
     def __getitem__(self, key: str) -> Any:
         try:
             return self._data[key]
         except KeyError:
-            if key not in _SEAT_KEY_SET:
+            if key not in self.KEY_SET:
                 raise
-        value = self._data[key] = self._part(key)
+        value = self._data[key] = self._make(key)
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
+        """``part.get(key, default)``, without the Mapping mixin's exception round trip."""
         data = self._data
         if key in data:
             return data[key]
-        return self[key] if key in _SEAT_KEY_SET else default
+        return self[key] if key in self.KEY_SET else default
 
     def __contains__(self, key: object) -> bool:
-        return key in _SEAT_KEY_SET
+        return key in self.KEY_SET
 
     def __iter__(self) -> Iterator[str]:
-        return iter(SEAT_KEYS)
+        return iter(self.KEYS)
 
     def __len__(self) -> int:
-        return len(SEAT_KEYS)
+        return len(self.KEYS)
+
+
+class _SeatMap(_Lazy):
+    """One seat of a :class:`SeatView`: its badges and sizes taken when the seats are first read,
+    its zones (hand, Cost Zone, in play, held, discard) and untapped count built on first read."""
+
+    __slots__ = ("_viewer", "_table", "_seat")
+    KEYS = SEAT_KEYS
+    KEY_SET = frozenset(SEAT_KEYS)
+
+    def __init__(self, game: "Game", viewer: int | None, table: CardTable, i: int) -> None:
+        sd = game.state.seats[i]
+        super().__init__(game, {"seat": i, "side": sd.side, "deck": sd.deck_id, "humility": sd.humility,
+                                "maturity": sd.maturity, "hand_size": len(sd.hand),
+                                "deck_size": len(sd.deck), "love_to": sd.love_to})
+        self._viewer = viewer
+        self._table = table
+        self._seat = i
 
     def __repr__(self) -> str:
         return f"<seat {self._seat} of a view of state {self._state_id}>"
 
-    def _freeze(self) -> None:
-        """Build every zone not built yet and let go of the game (with the view it belongs to)."""
-        if self._game is None:
-            return
-        for key in SEAT_KEYS:
-            if key not in self._data:
-                self._data[key] = self._part(key)
-        self._game = None
-
-    def _part(self, key: str) -> Any:
-        """One of this seat's zones (or its untapped count), as the view shows it."""
-        game = self._game
+    def _make(self, key: str) -> Any:
+        game = self._live()
         st = self._st
-        if game is None or game.state is not st or st.state_id != self._state_id:
-            raise RuntimeError(f"a view of state {self._state_id} read after its game changed without "
-                               "freezing it (change a game only through apply)")
         i = self._seat
         sd = st.seats[i]
         table = self._table
@@ -258,11 +285,8 @@ class _ShownIds(Mapping[int, str]):
 
     def _zones(self) -> list[Any]:
         """Every uid sequence whose cards the view shows (worked out on the first lookup)."""
-        game = self._game
+        _live_game(self._game, self._st, self._state_id)
         st = self._st
-        if game is None or game.state is not st or st.state_id != self._state_id:
-            raise RuntimeError(f"a view of state {self._state_id} read after its game changed without "
-                               "freezing it (change a game only through apply)")
         viewer = self._viewer
         zones: list[Any] = []
         if viewer is not None:   # the viewer's own cards first: what a bot looks up most
@@ -317,87 +341,42 @@ class _ShownIds(Mapping[int, str]):
         return f"<card ids shown in a view of state {self._state_id}>"
 
 
-class _DuelMap(Mapping[str, Any]):
-    """A view's ``duel`` object: each key (``duel_view.DUEL_VIEW_KEYS``) built and frozen on first
-    read. Holds the game, never the view, like :class:`_SeatMap`."""
+class _DuelMap(_Lazy):
+    """A view's ``duel`` object: each key (``duel_view.DUEL_VIEW_KEYS``) built on first read."""
 
-    __slots__ = ("_game", "_st", "_state_id", "_data")
-
-    def __init__(self, game: "Game") -> None:
-        self._game: Game | None = game
-        self._st = game.state
-        self._state_id = game.state.state_id
-        self._data: dict[str, Any] = {}
-
-    def __getitem__(self, key: str) -> Any:
-        try:
-            return self._data[key]
-        except KeyError:
-            if key not in _DUEL_KEY_SET:
-                raise
-        game = self._game
-        if game is None or game.state is not self._st or self._st.state_id != self._state_id:
-            raise RuntimeError(f"a view of state {self._state_id} read after its game changed without "
-                               "freezing it (change a game only through apply)")
-        value = self._data[key] = freeze(game.duel_view_part(key))  # type: ignore[attr-defined]
-        return value
-
-    def get(self, key: str, default: Any = None) -> Any:
-        data = self._data
-        if key in data:
-            return data[key]
-        return self[key] if key in _DUEL_KEY_SET else default
-
-    def __contains__(self, key: object) -> bool:
-        return key in _DUEL_KEY_SET
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(DUEL_VIEW_KEYS)
-
-    def __len__(self) -> int:
-        return len(DUEL_VIEW_KEYS)
+    __slots__ = ()
+    KEYS = DUEL_VIEW_KEYS
+    KEY_SET = frozenset(DUEL_VIEW_KEYS)
 
     def __repr__(self) -> str:
         return f"<duel part of a view of state {self._state_id}>"
 
-    def _freeze(self) -> None:
-        if self._game is None:
-            return
-        for key in DUEL_VIEW_KEYS:
-            self[key]
-        self._game = None
+    def _make(self, key: str) -> Any:
+        return freeze(self._live().duel_view_part(key))  # type: ignore[attr-defined]
 
 
-_DUEL_KEY_SET = frozenset(DUEL_VIEW_KEYS)
-
-
-class SeatView(Mapping[str, Any]):
+class SeatView(_Lazy):
     """What ``viewer`` may see of ``game`` at the moment it is made (None: a spectator), as a
     read-only mapping with the keys and values of ``Game.view(viewer)`` (frozen: mapping proxies
     and tuples). ``to_json()`` is ``Game.view(viewer)``; ``card_ids()`` maps each shown uid to its
     card id.
 
     A view is made lazily: each key is built from the game on its first read, so a bot pays only
-    for what it reads. It is still a snapshot: before the game changes (``Game._record_action``),
-    every view of it still alive builds what it has not yet built (``_freeze``), so a view kept
-    after an action reads the moment it was made; a view dropped before that costs nothing more."""
+    for what it reads. It is still a snapshot: before the game changes (``Game._freeze_views``),
+    every view of it still alive builds what it has not yet built, so a view kept after an action
+    reads the moment it was made; a view dropped before that costs nothing more."""
 
-    __slots__ = ("_data", "_game", "_st", "_state_id", "_viewer", "_actions", "_table", "_ids", "__weakref__")
+    __slots__ = ("_viewer", "_actions", "_table", "_ids", "__weakref__")
+    KEYS = KEYS
+    KEY_SET = _KEY_SET
 
     def __init__(self, game: "Game", viewer: int | None) -> None:
         st = game.state
         n_seats = len(st.seats)
         if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < n_seats):
             raise ValueError(f"there is no seat {viewer!r}")
-        self._game: Game | None = game
-        self._st = st
-        self._state_id = st.state_id
-        self._viewer = viewer
-        self._table = card_table(game)
-        self._ids: Mapping[int, str] | None = None
-        self._actions: tuple[Action, ...] | None = None
-        # the cheap scalars now; everything else on first read (see _build)
-        self._data: dict[str, Any] = {
+        # the cheap scalars now; everything else on first read (see _make)
+        super().__init__(game, {
             "state_id": st.state_id,
             "mode": game.mode.name,
             "lineup": game.lineup,
@@ -408,36 +387,31 @@ class SeatView(Mapping[str, Any]):
             "viewer": viewer,
             "evil_deck_size": len(st.evil_deck),
             "settings": settings_json(game.settings),
-        }
+        })
+        self._viewer = viewer
+        self._table = card_table(game)
+        self._ids: _ShownIds | None = None
+        self._actions: tuple[Action, ...] | None = None
         game._watch_view(self)
 
-    def _live(self) -> "Game":
-        """The game, still at the moment this view shows (a view is frozen before it changes)."""
-        game = self._game
-        if game is None or game.state is not self._st or self._st.state_id != self._state_id:
-            raise RuntimeError(f"a view of state {self._state_id} read after its game changed without "
-                               "freezing it (change a game only through apply)")
-        return game
-
     def _freeze(self) -> None:
-        """Build every key not built yet and let go of the game: called just before it changes."""
+        """Build every key and part not built yet and let go of the game: called just before it
+        changes."""
         if self._game is None:
             return
+        data = self._data
         for key in KEYS:
-            if key not in self._data:
-                self._data[key] = self._build(key)
-        for seat in self._data["seats"]:
+            if key not in data:
+                data[key] = self._make(key)
+        for seat in data["seats"]:
             seat._freeze()
-        duel = self._data["duel"]
-        if duel is not None:
-            duel._freeze()
-        ids = self.card_ids()
-        assert isinstance(ids, _ShownIds)
-        ids._freeze()
+        if data["duel"] is not None:
+            data["duel"]._freeze()
+        self.card_ids()._freeze()
         self.actions
         self._game = None
 
-    def _build(self, key: str) -> Any:
+    def _make(self, key: str) -> Any:
         """The frozen value of one key, from the game as it is now (the moment of the view)."""
         game = self._live()
         st = game.state
@@ -492,7 +466,7 @@ class SeatView(Mapping[str, Any]):
         if key == "pending":
             return tuple(freeze(a.to_json()) for a in self.actions)
         if key == "duel":
-            return None if st.duel is None else _DuelMap(game)
+            return None if st.duel is None else _DuelMap(game, {})
         raise KeyError(key)
 
     def _seats(self, game: "Game") -> tuple[Frozen, ...]:
@@ -500,31 +474,6 @@ class SeatView(Mapping[str, Any]):
         return tuple([_SeatMap(game, viewer, table, i) for i in range(len(game.state.seats))])
 
     # ------------------------------------------------------------------ Mapping
-    def __getitem__(self, key: str) -> Any:
-        try:
-            return self._data[key]
-        except KeyError:
-            if key not in _KEY_SET:
-                raise
-        value = self._data[key] = self._build(key)
-        return value
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """``view.get(key, default)``, without the Mapping mixin's exception round trip."""
-        data = self._data
-        if key in data:
-            return data[key]
-        return self[key] if key in _KEY_SET else default
-
-    def __contains__(self, key: object) -> bool:
-        return key in _KEY_SET
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(KEYS)
-
-    def __len__(self) -> int:
-        return len(KEYS)
-
     def __eq__(self, other: object) -> bool:
         """Equal to another view or a view's JSON with the same content."""
         if isinstance(other, SeatView):
@@ -549,7 +498,7 @@ class SeatView(Mapping[str, Any]):
             acts = self._actions = () if viewer is None else tuple(self._live().legal_actions(viewer))
         return acts
 
-    def card_ids(self) -> Mapping[int, str]:
+    def card_ids(self) -> "_ShownIds":
         """uid -> card id of every card this view shows in a seat's zones, the stack, the threats,
         the field and the viewer's open choice (read-only; one lookup does not walk the whole view)."""
         ids = self._ids
