@@ -77,7 +77,8 @@ class GameBase:
 
     def __init__(self) -> None:  # use Game.new / Game.from_position / Game.from_record
         self._events: list[Event] = []
-        self._legal_cache: tuple[int, int, list[Action]] | None = None
+        # (state_id, seat, its legal actions, whether that seat is the one the game waits for)
+        self._legal_cache: tuple[int, int, list[Action], bool] | None = None
         self._position: dict[str, Any] | None = None
         self._pinned: dict[str, Any] | None = None
         #: False: no Event objects are made or kept (``Game.new(log=False)``): bench, lab, search

@@ -411,7 +411,7 @@ class DuelRules(FlowRules):
                 seat = d.answer[0]
                 legal = self._options(seat)
                 if len(legal) > 1:
-                    self._legal_cache = (st.state_id, seat, legal)
+                    self._open_decision(seat, legal)
                     return "wait"
                 d.answer.pop(0)
             st.threats.pop(0)   # nobody resisted: it fails (D-INT-5)

@@ -227,7 +227,7 @@ class FlowRules(CoopRules):
         if step == "after_lay":
             legal = self._options(seat)
             if len(legal) > 1:
-                self._legal_cache = (st.state_id, seat, legal)   # the state stays as it is now
+                self._open_decision(seat, legal)
                 return True
             self._enter_step(self._next_step("after_lay"))   # nothing to do but pass: move on
             return False
@@ -269,7 +269,7 @@ class FlowRules(CoopRules):
             seat = st.phase_passes[0]
             legal = self._options(seat)
             if len(legal) > 1:
-                self._legal_cache = (st.state_id, seat, legal)   # the state stays as it is now
+                self._open_decision(seat, legal)
                 return True
             st.phase_passes.pop(0)
         return False

@@ -180,16 +180,20 @@ class Game(TableRules):
     @property
     def pending(self) -> list[tuple[int, list[Action]]]:
         """Who may act now, each with the full list of legal actions."""
-        if self.state.result is not None:
+        st = self.state
+        if st.result is not None:
             return []
+        cache = self._legal_cache
+        if cache is not None and cache[0] == st.state_id and cache[3]:
+            return [(cache[1], cache[2])]   # the decision the flow opened
         seat = self._decider()
         if seat is None:
             return []
-        cache = self._legal_cache
-        if cache is not None and cache[0] == self.state.state_id and cache[1] == seat:
-            return [(seat, cache[2])]
-        actions = self._options(seat)   # the seat is the decider: no need to ask again
-        self._legal_cache = (self.state.state_id, seat, actions)
+        if cache is not None and cache[0] == st.state_id and cache[1] == seat:
+            actions = cache[2]
+        else:
+            actions = self._options(seat)   # the seat is the decider: no need to ask again
+        self._legal_cache = (st.state_id, seat, actions, True)
         return [(seat, actions)]
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -198,7 +202,7 @@ class Game(TableRules):
         if cache is not None and cache[0] == self.state.state_id and cache[1] == seat:
             return cache[2]
         actions = self._legal(seat)
-        self._legal_cache = (self.state.state_id, seat, actions)
+        self._legal_cache = (self.state.state_id, seat, actions, False)
         return actions
 
     def apply(self, action: Action) -> list[Event]:

@@ -86,6 +86,11 @@ class LegalRules(StackRules):
             return st.offers[-1]
         return None
 
+    def _open_decision(self, seat: int, legal: list[Action]) -> None:
+        """The flow found that ``seat`` decides now, with these options: keep both until the state
+        changes (``pending`` and ``apply`` then need not work them out again)."""
+        self._legal_cache = (self.state.state_id, seat, legal, True)
+
     def _legal(self, seat: int) -> list[Action]:
         """Every legal action of ``seat`` (empty unless it is the seat the game waits for)."""
         if self.state.result is not None or seat != self._decider():
