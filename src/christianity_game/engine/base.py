@@ -284,7 +284,7 @@ class GameBase:
         """An empty game of a mode and line-up, before the deal (``game.Game._blank``)."""
         raise NotImplementedError
 
-    def clone(self) -> Self:
+    def clone(self, log: bool = True) -> Self:
         """A fast independent copy (``game.Game.clone``)."""
         raise NotImplementedError
 

@@ -94,7 +94,7 @@ def determinize(game: G, seat: int | None, rng: Rng) -> G:
     ``rng`` is the caller's generator (a bot's); it is advanced. The clone's own generator is
     re-seeded from it, so the clone's future draws and shuffles are not the real game's.
     """
-    world = game.clone()
+    world = game.clone(log=False)   # a world to search in: no event log, copied or kept
     defs = world.defs[:]          # the world's own card table; the original is shared, never changed
     owner = world.owner
     groups: dict[int, list[int]] = {}

@@ -268,8 +268,9 @@ class Game(TableRules):
             return
         raise IllegalAction(*self._why_illegal(action))
 
-    def clone(self) -> Self:
-        """A fast independent copy (shares the immutable card table)."""
+    def clone(self, log: bool = True) -> Self:
+        """A fast independent copy (shares the immutable card table). ``log=False``: the copy keeps
+        no event log (search worlds): the log is not copied and its events are not kept."""
         cls = type(self)
         g = cls.__new__(cls)   # a DuelGame's clone keeps the duel's hooks
         g.mode = self.mode
@@ -292,9 +293,9 @@ class Game(TableRules):
         g.reveals = self.reveals
         g.end_offer = self.end_offer
         g.action_count = self.action_count
-        g._keep_log = self._keep_log
+        g._keep_log = self._keep_log and log
         g.event_counts = dict(self.event_counts)
-        g.log = self.log[:] if self._keep_log else []
+        g.log = self.log[:] if g._keep_log else []
         g._events = []
         g._legal_cache = None
         g._views = []
