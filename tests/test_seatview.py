@@ -81,6 +81,32 @@ def test_card_ids_are_the_cards_the_view_shows() -> None:
                 assert dict(game.seat_view(seat).card_ids()) == bot._uid_ids(game.view(seat))
 
 
+def test_a_dropped_view_is_freed_at_once() -> None:
+    """No part of a view holds the view (no reference cycle): dropped after a bot read its seats,
+    duel object and card ids, it is freed at once, without the cycle collector, so the game does not
+    build it before its next action (the lab's bots drop each view as soon as they have chosen)."""
+    import gc
+    import weakref
+
+    game = Game.new(mode="duel", lineup="ERR", seed=5, log=False)
+    while not game.state.threats and game.pending:   # play on until a threat waits
+        game.apply(game.pending[0][1][-1])
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        sv = game.seat_view(1)
+        me = sv["seats"][1]
+        assert me["hand"] and sv["duel"]["chain"] is not None and sv["threats"]
+        uid = sv["threats"][0]["uid"]
+        assert sv.card_ids()[uid] == sv["threats"][0]["id"]
+        ref = weakref.ref(sv)
+        del sv, me
+        assert ref() is None
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def test_read_only_and_to_json_is_fresh() -> None:
     game = Game.new(mode="duel", lineup="ERR", seed=5)
     while not game.state.threats and game.pending:   # play on until a threat waits
