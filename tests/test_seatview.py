@@ -18,15 +18,7 @@ from christianity_game.engine.seatview import KEYS, SeatView
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import heuristic_grid  # noqa: E402
-
-MODES: dict[str, tuple[str, str, dict[str, Any]]] = {
-    "solo-R": ("solo", "R", {}),
-    "coop-RR": ("coop", "RR", {}),
-    "coop-RRR": ("coop", "RRR", {"mat_abilities": False}),
-    "duel-ER": ("duel", "ER", {"max_turns": 40}),
-    "duel-EER": ("duel", "EER", {"max_turns": 30}),
-    "duel-ERR": ("duel", "ERR", {"max_turns": 40, "evil_interrupt": False}),
-}
+from seeded_games import MODES  # noqa: E402  (the same six line-ups and settings)
 
 
 def decisions(name: str, seed: int) -> Iterator[Game]:

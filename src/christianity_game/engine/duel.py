@@ -407,19 +407,11 @@ class DuelRules(FlowRules):
                 d.answering = True
                 d.answer_head = head.uid
                 d.answer = self._answer_order(head)
-            while d.answer:   # skip seats with nothing to do but take it
-                seat = d.answer[0]
-                legal = self._options(seat)
-                if len(legal) > 1:
-                    self._open_decision(seat, legal)
-                    return "wait"
-                d.answer.pop(0)
+            if self._decision_in(d.answer):   # seats with nothing to do but take it are passed
+                return "wait"
             st.threats.pop(0)   # nobody resisted: it fails (D-INT-5)
             d.answer_head = None
-            item = StackItem("threat", head.uid, self.turn_seat, None, head.target)
-            item.by = head.by
-            self._emit("failed", head.target, head.uid)
-            self._push(item)
+            self._fail_threat(head, self.turn_seat)
             return "again"
         if d.answering:   # D-COMBO-3: the Righteous side has responded
             d.answering = False

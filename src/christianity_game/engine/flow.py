@@ -23,7 +23,7 @@ from .actions import (
 )
 from .numbers import ABILITY_PRICE
 from .coop import CoopRules
-from .state import Offer, StackItem
+from .state import Offer, StackItem, Threat
 
 
 class FlowRules(CoopRules):
@@ -244,11 +244,7 @@ class FlowRules(CoopRules):
             return False
         if step == "fail":
             if st.threats:   # CO-6: unresisted threats fail, in the order they were played
-                t = st.threats.pop(0)
-                item = StackItem("threat", t.uid, seat, None, t.target)
-                item.by = t.by
-                self._emit("failed", t.target, t.uid)
-                self._push(item)
+                self._fail_threat(st.threats.pop(0), seat)
                 return False
             self._enter_step("main")
             return False
@@ -264,15 +260,26 @@ class FlowRules(CoopRules):
 
     def _phase_decision_waits(self) -> bool:
         """Skip seats whose only choice in the phase is to pass; True when someone must decide."""
-        st = self.state
-        while st.phase_passes:
-            seat = st.phase_passes[0]
+        return self._decision_in(self.state.phase_passes)
+
+    def _decision_in(self, queue: list[int]) -> bool:
+        """Pass for the seats at the head of ``queue`` whose only option is to pass; True when the
+        seat now at its head must decide (its options kept with the decision)."""
+        while queue:
+            seat = queue[0]
             legal = self._options(seat)
             if len(legal) > 1:
                 self._open_decision(seat, legal)
                 return True
-            st.phase_passes.pop(0)
+            queue.pop(0)
         return False
+
+    def _fail_threat(self, t: Threat, controller: int) -> None:
+        """CO-6, D-INT-5: an unresisted threat fails: it goes on the stack to take its effect."""
+        item = StackItem("threat", t.uid, controller, None, t.target)
+        item.by = t.by
+        self._emit("failed", t.target, t.uid)
+        self._push(item)
 
     def _on_cost_zone_phase(self, seat: int) -> None:
         st = self.state
