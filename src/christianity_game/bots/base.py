@@ -123,10 +123,5 @@ def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int = 20000,
             action = actions[0]
         else:
             action = bot.decide(game, seat, actions)
-        for listed in actions:   # by identity: the bot handed back one of the listed actions
-            if listed is action:
-                game.apply_unchecked(action)
-                break
-        else:
-            game.apply(action)   # anything else is checked
+        game.apply(action)   # one of the listed actions is accepted by identity, anything else checked
     return game

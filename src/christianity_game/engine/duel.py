@@ -229,7 +229,7 @@ class DuelRules(FlowRules):
         d = self.state.duel
         assert a.to_seat is not None
         extends = self._chain_extends(a.seat)
-        cost = max(0, card.cost - (d.chain_count if extends else 0) - self.dominance(a.seat))   # threat_cost
+        cost = self.threat_cost(a.seat, a.card)
         if not extends:
             d.reset_chain()
         from_cz = a.card in st.seats[a.seat].cost_zone
@@ -600,7 +600,7 @@ class DuelRules(FlowRules):
                 self._emit("clean_round", self.turn_seat, data={"armed": True})
         elif d.r_clock is not None:
             d.r_clock = None
-        if held >= EVIL_HABITUALS_PER_SEAT * len(self._evil):   # evil_limit()
+        if held >= self.evil_limit():
             if d.e_clock is None:
                 d.e_clock = st.turn_no   # D-W-E: the Righteous side gets one full round
                 d.e_righteous_turns = 0
