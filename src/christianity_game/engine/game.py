@@ -224,24 +224,18 @@ class Game(TableRules):
             if isinstance(action, TABLE_ACTIONS):
                 return self._apply_table(action)
             self._check(action)
-        if self._views:
-            self._freeze_views()
-        self._events = []
-        st.state_id += 1
-        self._record_action(action)
-        self._do(action)
-        self._advance()
-        events = self._events
-        if self._keep_log:
-            self.log.extend(events)
-            self._events = []
-        return events
+        return self._carry_out(action)
 
     def apply_unchecked(self, action: Action) -> None:
         """The fast path for bots and replays: no legality check (the action must be legal)."""
         if isinstance(action, TABLE_ACTIONS):
             self._apply_table(action)
             return
+        self._carry_out(action)
+
+    def _carry_out(self, action: Action) -> list[Event]:
+        """Take a legal rules action: live seat views take their snapshot, the action is recorded
+        (a new state id) and done, then every automatic step after it runs; its events."""
         if self._views:
             self._freeze_views()
         self._events = []
@@ -249,9 +243,7 @@ class Game(TableRules):
         self._record_action(action)
         self._do(action)
         self._advance()
-        if self._keep_log:
-            self.log.extend(self._events)
-            self._events = []
+        return self._finish_action()
 
     def _check(self, action: Action) -> None:
         st = self.state
