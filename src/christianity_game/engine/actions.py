@@ -285,3 +285,9 @@ intern_use = lru_cache(maxsize=None)(UseAbility)
 intern_buy = lru_cache(maxsize=None)(BuyAbility)
 intern_pick = lru_cache(maxsize=None)(ChooseAbility)
 intern_reward = lru_cache(maxsize=None)(ChooseReward)
+
+
+@lru_cache(maxsize=None)
+def intern_resists(seat: int, threat: int, most: int) -> tuple[Resist, ...]:
+    """The Resist actions paying 1, 2 ... ``most`` toward ``threat`` (one shared tuple each)."""
+    return tuple(intern_resist(seat, threat, k) for k in range(1, most + 1))

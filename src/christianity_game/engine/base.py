@@ -51,7 +51,7 @@ class GameBase:
     __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log",
                  "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position", "rules",
                  "_pinned", "_keep_log", "event_counts", "_history", "action_count", "_moves", "reveals",
-                 "end_offer", "_righteous", "_evil", "_mates", "_rotations", "_views")
+                 "end_offer", "_righteous", "_evil", "_mates", "_rotations", "_views", "_card_plays", "_instants")
 
     mode: "Mode"
     lineup: str
@@ -100,6 +100,26 @@ class GameBase:
         # weak references to the lazy seat views made of this moment (seatview.SeatView): each one
         # still alive builds its snapshot before the game changes (``_freeze_views``)
         self._views: list[Any] = []
+        # what the move generator knows of each card it has listed, which never changes while the
+        # card table does not: per seat, uid -> (kind, Cost needed, its PlayCard actions), and
+        # (uid, threat) -> the same for a Resistance card aimed at a threat. Shared by clones; made
+        # per seat by ``_learn_seats``; a new card table (``_set_card_table``) starts it again.
+        self._card_plays: list[dict[Any, tuple[str, int, tuple[Action, ...]]]] = []
+        # the uids of the Instants in the card table, when first asked (``_instant_cards``)
+        self._instants: frozenset[int] | None = None
+
+    def _set_card_table(self, defs: list[CardDef]) -> None:
+        """Give this game its own card table (determinize re-deals which card each hidden uid is):
+        what the move generator knew of the old table's cards is forgotten."""
+        self.defs = defs
+        self._card_plays = [{} for _ in self.state.seats]
+        self._instants = None
+
+    def _instant_cards(self) -> frozenset[int]:
+        """The uids of every Instant in the card table (P-6: what may answer in a window)."""
+        if self._instants is None:
+            self._instants = frozenset(u for u, card in enumerate(self.defs) if card.kind == "instant")
+        return self._instants
 
     @property
     def actions(self) -> list["Action"]:
@@ -199,6 +219,7 @@ class GameBase:
         self._evil = tuple(i for i, s in enumerate(seats) if s.side == "evil")
         self._mates = tuple(tuple(i for i in self._righteous if i != seat) for seat in range(n))
         self._rotations = tuple(tuple((start + k) % n for k in range(n)) for start in range(n))
+        self._card_plays = [{} for _ in range(n)]
 
     def is_solo(self) -> bool:
         """P-7: a game with one Righteous seat pays the Target-Change fee."""

@@ -8,6 +8,7 @@ resistance of a holding Habitual, Vibrancy's random flip (A-1).
 from __future__ import annotations
 
 from ..cards.model import CardDef
+from .actions import Action, intern_play
 from .base import GameBase
 from .state import Threat
 
@@ -16,6 +17,28 @@ class CostZoneRules(GameBase):
     """Paying and the Cost Zone (Z-*): rotating cards to pay, intake, face-up plays, resistance costs."""
 
     __slots__ = ()
+
+    def _card_play(self, seat: int, uid: int, threat: int | None = None) -> tuple[str, int, tuple[Action, ...]]:
+        """What the move generator needs of one card played by ``seat`` (at ``threat``): its kind,
+        the untapped Cost Zone cards it needs (its Cost, plus the solo Target-Change fee when it
+        aims at a teammate and there is none: P-7) and its PlayCard actions (one per teammate when
+        it aims at one). Worked out once per game and card table and kept in ``_card_plays``, which
+        the move generator's loops read first."""
+        key = uid if threat is None else (uid, threat)
+        plays = self._card_plays[seat]
+        known = plays.get(key)
+        if known is None:
+            card = self.defs[uid]
+            if card.aims_at_mate:
+                mates = self._teammates(seat)
+                if mates:
+                    known = (card.kind, card.cost, tuple(intern_play(seat, uid, threat, m) for m in mates))
+                else:
+                    known = (card.kind, card.cost + self.settings.solo_fee, (intern_play(seat, uid, threat, seat),))
+            else:
+                known = (card.kind, card.cost, (intern_play(seat, uid, threat),))
+            plays[key] = known
+        return known
 
     def _intake(self, seat: int) -> int:
         return max(0, self.mode.intake_cap(self, seat) + self._passive_total(seat, "intake"))

@@ -107,7 +107,7 @@ def determinize(game: G, seat: int | None, rng: Rng) -> G:
         rng.shuffle(cards)
         for u, card in zip(uids, cards):
             defs[u] = card
-    world.defs = defs
+    world._set_card_table(defs)
     world._legal_cache = None     # listed from the view above, before the re-deal: stale now
     world.state.rng = Rng(rng.next64())
     world.actions = []

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ..cards.model import THREAT_KINDS
 from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_play, intern_reward
 from .flow import FlowRules
 from .modes import DUEL_ABILITIES, DuelMode
@@ -123,11 +124,12 @@ class DuelRules(FlowRules):
             return d.answer[0]   # type: ignore[no-any-return]
         return None
 
-    def _late_legal(self, seat: int, free: int) -> list[Action] | None:
+    def _late_legal(self, seat: int) -> list[Action] | None:
         d = self.state.duel
         if d.evil_window:
-            return [intern_pass(seat)] + self._threat_plays(seat, free)
+            return [intern_pass(seat)] + self._threat_plays(seat, self._untapped(seat))
         if d.answering and d.answer:
+            free = self._untapped(seat)
             acts: list[Action] = [intern_pass(seat)]
             acts.extend(self._resist_actions(seat, free))
             head = self.state.threats[0]
@@ -150,24 +152,18 @@ class DuelRules(FlowRules):
         budget = -1
         for u in self._playable_cards(seat):
             card = defs[u]
-            if card.is_threat:
+            if card.kind in THREAT_KINDS:
                 if budget < 0:
                     budget = free + self.next_discount(seat)   # cost - discount <= free
                 if card.cost <= budget:
-                    out.extend(intern_play(seat, u, None, t) for t in targets)
+                    out.extend([intern_play(seat, u, None, t) for t in targets])
         return out
 
     def _can_threaten(self, seat: int) -> bool:
-        budget = -1
+        """The seat could play a threat now (its cheapest one is within its untapped cards and discount)."""
         defs = self.defs
-        for u in self._playable_cards(seat):
-            card = defs[u]
-            if card.is_threat:
-                if budget < 0:
-                    budget = self._untapped(seat) + self.next_discount(seat)
-                if card.cost <= budget:
-                    return True
-        return False
+        cheapest = min([defs[u].cost for u in self._playable_cards(seat) if defs[u].kind in THREAT_KINDS], default=None)
+        return cheapest is not None and cheapest <= self._untapped(seat) + self.next_discount(seat)
 
     def _answerable(self) -> list[Threat]:
         d = self.state.duel
@@ -178,11 +174,11 @@ class DuelRules(FlowRules):
     def _benevolence_ok(self, seat: int) -> bool:
         return self.state.seats[seat].maturity >= 2   # A-1: Double Resistance only at L2+ in duel
 
-    def _main_plays(self, seat: int, free: int) -> list[Action]:
+    def _main_plays(self, seat: int, free: int, playable: list[int]) -> list[Action]:
         if self.state.seats[seat].side == "evil":
             return self._threat_plays(seat, free)
         # D-INT-3: no Resistance card on its own in a duel
-        return [a for a in super()._main_plays(seat, free)
+        return [a for a in super()._main_plays(seat, free, playable)
                 if not (isinstance(a, PlayCard) and self.defs[a.card].kind == "resistance")]
 
     def _held_resists(self, seat: int, free: int) -> list[Action]:
@@ -195,10 +191,10 @@ class DuelRules(FlowRules):
             return []
         return super()._ability_uses(seat)
 
-    def _speed_plays(self, seat: int, free: int) -> list[Action]:
+    def _speed_plays(self, seat: int, free: int, playable: list[int]) -> list[Action]:
         if self.state.seats[seat].side == "evil":
             return []
-        return super()._speed_plays(seat, free)
+        return super()._speed_plays(seat, free, playable)
 
     # ------------------------------------------------------------------ doing
     def _do(self, a: Action) -> None:

@@ -148,12 +148,18 @@ class Game(TableRules):
     def _default_evil_seat_deck(self, index: int) -> str:
         return DEFAULT_EVIL_DECK
 
-    def _new_card(self, card_id: str, owner: int) -> int:
-        if card_id not in self.cards.cards:
-            raise ValueError(f"unknown card {card_id!r}")
-        self.defs.append(self.cards.cards[card_id])
-        self.owner.append(owner)
-        return len(self.defs) - 1
+    def _new_cards(self, card_ids: list[str], owner: int) -> list[int]:
+        """Give each card a uid (the next free ones, in this order), owned by seat ``owner`` (-1: the
+        co-op Evil deck); the uids."""
+        known = self.cards.cards
+        for card_id in card_ids:
+            if card_id not in known:
+                raise ValueError(f"unknown card {card_id!r}")
+        start = len(self.defs)
+        self._instants = None   # the card table grows
+        self.defs.extend(map(known.__getitem__, card_ids))
+        self.owner.extend([owner] * len(card_ids))
+        return list(range(start, len(self.defs)))
 
     def _deal(self) -> None:
         """Opening: shuffle, opening Cost Zone (Z-4), opening hand (DECISION)."""
@@ -163,7 +169,7 @@ class Game(TableRules):
             # nothing about which card it is (the deck lists are public) nor where it lies
             ids = list(ids)
             st.rng.shuffle(ids)
-            uids = [self._new_card(cid, seat_no if seat_no < len(self.lineup) else -1) for cid in ids]
+            uids = self._new_cards(ids, seat_no if seat_no < len(self.lineup) else -1)
             st.rng.shuffle(uids)
             if seat_no < len(self.lineup):
                 seat = st.seats[seat_no]
@@ -271,6 +277,8 @@ class Game(TableRules):
         g.settings = self.settings
         g.cards = self.cards
         g.defs = self.defs
+        g._card_plays = self._card_plays   # facts of the same card table
+        g._instants = self._instants
         g.owner = self.owner
         g.deck_lists = self.deck_lists
         g.extra_deck_texts = self.extra_deck_texts

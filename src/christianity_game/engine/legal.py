@@ -29,6 +29,7 @@ from .actions import (
     intern_pick,
     intern_play,
     intern_resist,
+    intern_resists,
 )
 from .numbers import ABILITIES, ABILITY_PRICE
 from .stack import StackRules
@@ -77,7 +78,7 @@ class LegalRules(StackRules):
     def _early_legal(self, seat: int) -> list[Action] | None:
         return None
 
-    def _late_legal(self, seat: int, free: int) -> list[Action] | None:
+    def _late_legal(self, seat: int) -> list[Action] | None:
         return None
 
     def _active_offer(self) -> Offer | None:
@@ -103,7 +104,7 @@ class LegalRules(StackRules):
         st = self.state
         if st.choice is not None:
             c = st.choice
-            acts: list[Action] = [intern_choose(seat, o) for o in c.options]
+            acts: list[Action] = list(map(intern_choose, repeat(seat), c.options))
             if c.minimum <= 0:
                 acts.append(intern_pass(seat))
             return acts
@@ -112,15 +113,14 @@ class LegalRules(StackRules):
         early = self._early_legal(seat)
         if early is not None:
             return early
-        free = self._untapped(seat)
         if st.window:
             acts = [intern_pass(seat)]
-            acts.extend(self._instant_plays(seat, free))
+            acts.extend(self._instant_plays(seat, self._untapped(seat), self._playable_cards(seat)))
             return acts
         offer = self._active_offer()
         if offer is not None:
             return self._boost_actions(offer)
-        late = self._late_legal(seat, free)
+        late = self._late_legal(seat)
         if late is not None:
             return late
         step = st.step
@@ -128,91 +128,104 @@ class LegalRules(StackRules):
             sd = st.seats[seat]
             acts = [intern_pass(seat)]
             if sd.laid < self._intake(seat):
-                acts.extend(intern_lay(seat, u) for u in sd.hand)
+                acts.extend(map(intern_lay, repeat(seat), sd.hand))
             return acts
+        free = self._untapped(seat)
         acts = [intern_pass(seat)]
         if step == "after_lay":
             if self.settings.mat_abilities and self.mode.can_buy_abilities:
                 for a in self.mode.abilities_available():
                     if a not in st.abilities and ABILITY_PRICE[a] <= free:
                         acts.append(intern_buy(seat, a))
-            acts.extend(self._speed_plays(seat, free))
-            acts.extend(self._ability_uses(seat))
+            if "speed" in st.abilities:
+                acts.extend(self._speed_plays(seat, free, self._playable_cards(seat)))
+            if st.abilities:
+                acts.extend(self._ability_uses(seat))
             return acts
         if step == "resistance":
             acts.extend(self._resist_actions(seat, free))
             if seat == self.turn_seat:
-                acts.extend(self._resistance_phase_plays(seat, free))
-                acts.extend(self._speed_plays(seat, free))
-                acts.extend(self._ability_uses(seat))
+                playable = self._playable_cards(seat)
+                acts.extend(self._resistance_phase_plays(seat, free, playable))
+                if "speed" in st.abilities:
+                    acts.extend(self._speed_plays(seat, free, playable))
+                if st.abilities:
+                    acts.extend(self._ability_uses(seat))
             return acts
         if step == "main":
-            acts.extend(self._main_plays(seat, free))
-            acts.extend(self._held_resists(seat, free))
-            acts.extend(self._ability_uses(seat))
+            acts.extend(self._main_plays(seat, free, self._playable_cards(seat)))
+            if st.seats[seat].held:
+                acts.extend(self._held_resists(seat, free))
+            if st.abilities:
+                acts.extend(self._ability_uses(seat))
             return acts
         return acts
 
+    def _play_variants(self, seat: int, uid: int, free: int, threat: int | None = None) -> tuple[Action, ...]:
+        """The PlayCard actions for one card with ``free`` untapped cards (none when it costs more)."""
+        _kind, need, acts = self._card_play(seat, uid, threat)
+        return acts if need <= free else ()
 
-    def _play_variants(self, seat: int, uid: int, free: int, threat: int | None = None) -> list[Action]:
-        """The PlayCard actions for one card: one per teammate when it aims at one (P-7 in solo)."""
-        card = self.defs[uid]
-        if card.aims_at_mate:
-            mates = self._teammates(seat)
-            if not mates:
-                if card.cost + self.settings.solo_fee <= free:
-                    return [intern_play(seat, uid, threat, seat)]
-                return []
-            if card.cost <= free:
-                return [intern_play(seat, uid, threat, m) for m in mates]
-            return []
-        if card.cost <= free:
-            return [intern_play(seat, uid, threat)]
-        return []
-
-    def _instant_plays(self, seat: int, free: int) -> list[Action]:
+    def _instant_plays(self, seat: int, free: int, playable: list[int]) -> list[Action]:
         out: list[Action] = []
-        for u in self._playable_cards(seat):
-            if self.defs[u].kind == "instant":
-                out.extend(self._play_variants(seat, u, free))
+        plays = self._card_plays[seat]
+        for u in playable:
+            kind, need, acts = plays.get(u) or self._card_play(seat, u)
+            if kind == "instant" and need <= free:
+                out.extend(acts)
         return out
 
-
-    def _speed_plays(self, seat: int, free: int) -> list[Action]:
+    def _speed_ready(self, seat: int) -> bool:
+        """Speed (A-1): the seat may still play one Maturity card or Righteous Habitual outside its
+        Main phase this turn."""
         st = self.state
-        sd = st.seats[seat]
-        if "speed" not in st.abilities or not self.settings.mat_abilities or sd.speed_used or seat != self.turn_seat:
+        return ("speed" in st.abilities and self.settings.mat_abilities and not st.seats[seat].speed_used
+                and seat == self.turn_seat)
+
+    def _speed_plays(self, seat: int, free: int, playable: list[int]) -> list[Action]:
+        """The plays Speed allows now (none unless ``_speed_ready``)."""
+        if not self._speed_ready(seat):
             return []
         out: list[Action] = []
-        for u in self._playable_cards(seat):
-            if self.defs[u].kind in ("maturity", "righteous_habitual"):
-                out.extend(self._play_variants(seat, u, free))
+        plays = self._card_plays[seat]
+        for u in playable:
+            kind, need, acts = plays.get(u) or self._card_play(seat, u)
+            if (kind == "maturity" or kind == "righteous_habitual") and need <= free:
+                out.extend(acts)
         return out
 
-    def _main_plays(self, seat: int, free: int) -> list[Action]:
+    def _main_plays(self, seat: int, free: int, playable: list[int]) -> list[Action]:
         out: list[Action] = []
-        sd = self.state.seats[seat]
-        for u in self._playable_cards(seat):
-            kind = self.defs[u].kind
+        held: list[tuple[int, int]] | None = None   # (Habitual, its full resistance), when first needed
+        plays = self._card_plays[seat]
+        for u in playable:
+            kind, need, acts = plays.get(u) or self._card_play(seat, u)
+            if need > free:
+                continue
             if kind == "resistance":
-                for h in sd.held:   # CO-7 (DECISION): a Resistance card may break a Habitual holding you
-                    if self._card_resists(u, h, self._held_resistance(seat, h)):
-                        out.extend(self._play_variants(seat, u, free, h))
+                if held is None:
+                    held = [(h, self._held_resistance(seat, h)) for h in self.state.seats[seat].held]
+                for h, resistance in held:   # CO-7 (DECISION): a Resistance card may break a Habitual holding you
+                    if self._card_resists(u, h, resistance):
+                        out.extend(self._card_play(seat, u, h)[2])
             elif kind in ("maturity", "action", "righteous_habitual", "instant"):
-                out.extend(self._play_variants(seat, u, free))
+                out.extend(acts)
         return out
 
-    def _resistance_phase_plays(self, seat: int, free: int) -> list[Action]:
+    def _resistance_phase_plays(self, seat: int, free: int, playable: list[int]) -> list[Action]:
         out: list[Action] = []
-        for u in self._playable_cards(seat):
-            kind = self.defs[u].kind
+        plays = self._card_plays[seat]
+        for u in playable:
+            kind, need, acts = plays.get(u) or self._card_play(seat, u)
+            if need > free:
+                continue
             if kind == "resistance":
-                out.extend(self._play_variants(seat, u, free))   # CO-5: with nothing to resist
+                out.extend(acts)   # CO-5: with nothing to resist
                 for t in self.state.threats:
                     if t.target == seat and self._card_resists(u, t.uid, t.resistance):
-                        out.extend(self._play_variants(seat, u, free, t.uid))
+                        out.extend(self._card_play(seat, u, t.uid)[2])
             elif kind == "instant":
-                out.extend(self._play_variants(seat, u, free))
+                out.extend(acts)
         return out
 
     def _answerable(self) -> list[Threat]:
@@ -221,21 +234,24 @@ class LegalRules(StackRules):
 
     def _resist_actions(self, seat: int, free: int) -> list[Action]:
         out: list[Action] = []
-        discounts: dict[int, int] = {}   # per target seat (Z-1: its passive resistance discount)
+        helps: dict[int, int] = {}   # target seat -> its passive resistance discount (Z-1), or -1: may not help
         for t in self._answerable():
             target = t.target
-            if seat != target and not self._may_help(seat, target):
-                continue
-            discount = discounts.get(target)
+            discount = helps.get(target)
             if discount is None:
-                discount = discounts[target] = self._discount(target)
+                if seat == target or self._may_help(seat, target):
+                    discount = self._discount(target)
+                else:
+                    discount = -1
+                helps[target] = discount
+            if discount < 0:
+                continue
             rem = t.resistance - discount - t.paid   # what _remaining(t) gives, when above 0
             if rem <= 0:
                 if seat == target:
                     out.append(intern_resist(seat, t.uid, 0))
                 continue
-            uid = t.uid
-            out.extend(map(intern_resist, repeat(seat), repeat(uid), range(1, min(free, rem) + 1)))
+            out.extend(intern_resists(seat, t.uid, min(free, rem)))
         return out
 
     def _held_resists(self, seat: int, free: int) -> list[Action]:

@@ -448,7 +448,8 @@ def build_from_position(cls: type[G], position: dict[str, Any], mode: str, lineu
     elif st.step == "over":
         raise PositionError("step 'over' needs a result")
 
-    game.defs, game.owner = cards.finish()
+    defs, game.owner = cards.finish()
+    game._set_card_table(defs)
     n_cards = len(game.defs)
 
     def ref(value: Any, where: str) -> int:

@@ -211,13 +211,17 @@ class StackRules(EffectRules):
         """Hook: duel failed-temptation rewards."""
 
     def _can_respond(self, seat: int) -> bool:
+        """P-6: the seat holds an Instant it can pay for (its hand or face-up Cost Zone cards)."""
+        instants = self._instant_cards()
+        st = self.state
+        if instants.isdisjoint(st.seats[seat].hand) and instants.isdisjoint(st.face_up):
+            return False   # most of the time: no Instant in hand nor face up in any Cost Zone
+        defs = self.defs
         free = -1
         for u in self._playable_cards(seat):
-            card = self.defs[u]
-            if card.kind == "instant":
-                if free < 0:
+            if defs[u].kind == "instant":
+                if free < 0:   # most hands hold no Instant: count the untapped cards only when one does
                     free = self._untapped(seat)
-                fee = self.settings.solo_fee if (card.aims_at_mate and not self._teammates(seat)) else 0
-                if card.cost + fee <= free:
+                if self._card_play(seat, u)[1] <= free:
                     return True
         return False
