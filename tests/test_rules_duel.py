@@ -18,6 +18,7 @@ import pytest
 from christianity_game import AdjustBadge, Game, IllegalAction, LayCostZone, Pass, PlayCard, Resist, Settings, UseAbility
 from christianity_game.engine.actions import BuyAbility, ChooseAbility, ChooseReward
 from christianity_game.engine.duel import DuelMode
+from christianity_game.engine.game import DuelGame
 from duel_helpers import BROAD, E_FILL, IDLE, LEAVEN, R_FILL, SECRET, DuelScenario, special_reward_with_habitual_in_hand
 from scenario import ANCHOR, Scenario, card, cost, res
 
@@ -1517,6 +1518,44 @@ def test_D_W_E_reached_during_a_righteous_turn_the_side_still_gets_a_full_next_t
     assert s.g.result is None and s.g.turn_seat == 1
     s.pass_turn(1)
     assert s.g.result is not None and s.g.result.winner == "evil"
+
+
+class _LooksEveryTime(DuelGame):
+    """A duel whose win clocks are looked at on every pass of the flow, changed or not."""
+
+    __slots__ = ()
+
+    def _check_clocks(self) -> None:
+        self._clock_inputs = -1
+        super()._check_clocks()
+
+
+@pytest.mark.parametrize("lineup", ["ER", "EER", "ERR"])
+def test_D_W_R_D_W_E_clocks_looked_at_only_after_a_change_they_read_are_as_if_looked_at_always(lineup: str) -> None:
+    """D-W-R, D-W-E: the win clocks are looked at again only after an event that changes what they
+    read (Maturity, Evil Habituals held or in the field: duel.CLOCK_EVENTS). Random games, with
+    Maturity also set by hand now and then (S-8), played side by side with a copy that looks every
+    time: the same clocks at every decision, the same decisions, the same result."""
+    import random
+
+    armed = 0
+    for seed in range(6):
+        rnd = random.Random(seed)
+        g = Game.new(mode="duel", lineup=lineup, seed=seed, settings=Settings(max_turns=80), log=False)
+        always = Game.new(mode="duel", lineup=lineup, seed=seed, settings=Settings(max_turns=80), log=False)
+        always.__class__ = _LooksEveryTime
+        righteous = g.righteous_seats()
+        while g.pending:
+            assert g.pending == always.pending
+            d, d2 = g.state.duel, always.state.duel
+            assert (d.r_clock, d.e_clock, d.e_righteous_turns) == (d2.r_clock, d2.e_clock, d2.e_righteous_turns)
+            armed += d.r_clock is not None or d.e_clock is not None
+            action = (AdjustBadge(rnd.choice(righteous), "maturity", rnd.randrange(4)) if rnd.random() < 0.02
+                      else rnd.choice(g.pending[0][1]))
+            g.apply(action)
+            always.apply(action)
+        assert g.result == always.result and g.result is not None
+    assert armed > 0   # some clock was armed along the way: the comparison saw both states
 
 
 # =============================================================================================

@@ -291,3 +291,39 @@ intern_reward = lru_cache(maxsize=None)(ChooseReward)
 def intern_resists(seat: int, threat: int, most: int) -> tuple[Resist, ...]:
     """The Resist actions paying 1, 2 ... ``most`` toward ``threat`` (one shared tuple each)."""
     return tuple(intern_resist(seat, threat, k) for k in range(1, most + 1))
+
+
+class _ByOption(dict):  # type: ignore[type-arg]
+    """One seat's interned actions of one kind by their one argument (a card or an option), each
+    made on first ask: ``map(table.__getitem__, uids)`` lists them without a Python call per item."""
+
+    __slots__ = ("make", "seat")
+
+    def __init__(self, make: Any, seat: int) -> None:
+        super().__init__()
+        self.make = make
+        self.seat = seat
+
+    def __missing__(self, key: Any) -> Action:
+        action: Action = self.make(self.seat, key)
+        self[key] = action
+        return action
+
+
+class _BySeat(dict):  # type: ignore[type-arg]
+    """Seat -> its :class:`_ByOption` table for one action kind."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, seat: int) -> _ByOption:
+        table = self[seat] = _ByOption(self.make, seat)
+        return table
+
+
+#: seat -> {card: its LayCostZone}; seat -> {option: its Choose} (the same objects intern_* gives)
+LAYS = _BySeat(intern_lay)
+CHOICES = _BySeat(intern_choose)

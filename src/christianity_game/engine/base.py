@@ -51,7 +51,7 @@ class GameBase:
     __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log",
                  "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position", "rules",
                  "_pinned", "_keep_log", "event_counts", "_history", "action_count", "_moves", "reveals",
-                 "end_offer", "_righteous", "_evil", "_mates", "_rotations", "_views", "_card_plays", "_instants")
+                 "end_offer", "_righteous", "_evil", "_mates", "_rotations", "_views", "_card_plays", "_instants", "_clock_inputs")
 
     mode: "Mode"
     lineup: str
@@ -107,6 +107,8 @@ class GameBase:
         self._card_plays: list[dict[Any, tuple[str, int, tuple[Action, ...]]]] = []
         # the uids of the Instants in the card table, when first asked (``_instant_cards``)
         self._instants: frozenset[int] | None = None
+        # duel: the changes the win clocks last looked at (``duel._check_clocks``); -1: look again
+        self._clock_inputs = -1
 
     def _set_card_table(self, defs: list[CardDef]) -> None:
         """Give this game its own card table (determinize re-deals which card each hidden uid is):
@@ -258,7 +260,11 @@ class GameBase:
         return self._rotations[start]
 
     def _all_l3(self) -> bool:
-        return all(s.maturity >= MAX_MATURITY for s in self.state.seats if s.side == "righteous")
+        seats = self.state.seats
+        for i in self._righteous:
+            if seats[i].maturity < MAX_MATURITY:
+                return False
+        return True
 
     def _emit(self, kind: str, seat: int | None, uid: int | None = None, private_to: int | None = None,
               data: dict[str, Any] | None = None) -> None:

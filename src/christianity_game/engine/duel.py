@@ -33,6 +33,9 @@ from .state import Choice, StackItem, Threat
 __all__ = ["DUEL_ABILITIES", "DuelMode", "DuelRules", "DuelState"]
 
 EVIL_REWARDS = ("draw", "untap", "flip")
+#: the events that go with every change to what the win clocks read: Maturity raised (S-5) or set
+#: by hand (S-8), an Evil Habitual taking hold or broken (the field's too)
+CLOCK_EVENTS = ("maturity", "manual", "took_hold", "habitual_broken")
 
 
 RIGHTEOUS_BOOSTS = ("draw", "humility")
@@ -149,13 +152,14 @@ class DuelRules(FlowRules):
         out: list[Action] = []
         targets = self._righteous
         defs = self.defs
-        budget = -1
+        budget = -1   # free + the seat's discount (D-COMBO-1, D-DOM-1), worked out when a card needs it
         for u in self._playable_cards(seat):
             card = defs[u]
             if card.kind in THREAT_KINDS:
-                if budget < 0:
+                cost = card.cost
+                if cost > free and budget < 0:
                     budget = free + self.next_discount(seat)   # cost - discount <= free
-                if card.cost <= budget:
+                if cost <= free or cost <= budget:
                     out.extend([intern_play(seat, u, None, t) for t in targets])
         return out
 
@@ -163,7 +167,10 @@ class DuelRules(FlowRules):
         """The seat could play a threat now (its cheapest one is within its untapped cards and discount)."""
         defs = self.defs
         cheapest = min([defs[u].cost for u in self._playable_cards(seat) if defs[u].kind in THREAT_KINDS], default=None)
-        return cheapest is not None and cheapest <= self._untapped(seat) + self.next_discount(seat)
+        if cheapest is None:
+            return False
+        free = self._untapped(seat)
+        return cheapest <= free or cheapest <= free + self.next_discount(seat)
 
     def _answerable(self) -> list[Threat]:
         d = self.state.duel
@@ -587,8 +594,16 @@ class DuelRules(FlowRules):
         return self._all_l3() and self.evil_habituals_in_play() == 0
 
     def _check_clocks(self) -> None:
+        """D-W-R, D-W-E: arm or disarm the win clocks. What they read (Maturity, the Evil Habituals
+        held and in the field) changes only with one of CLOCK_EVENTS, so the look is skipped while
+        no such event has happened since the last one (the look is the same whenever it is taken)."""
         st = self.state
         d = st.duel
+        counts = self.event_counts
+        inputs = sum([counts.get(kind, 0) for kind in CLOCK_EVENTS])
+        if inputs == self._clock_inputs:
+            return
+        self._clock_inputs = inputs
         held = self.evil_habituals_in_play()
         if held == 0 and self._all_l3():
             if d.r_clock is None:

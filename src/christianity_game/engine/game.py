@@ -279,6 +279,7 @@ class Game(TableRules):
         g.defs = self.defs
         g._card_plays = self._card_plays   # facts of the same card table
         g._instants = self._instants
+        g._clock_inputs = -1   # a copy looks at its win clocks again (the look changes nothing then)
         g.owner = self.owner
         g.deck_lists = self.deck_lists
         g.extra_deck_texts = self.extra_deck_texts

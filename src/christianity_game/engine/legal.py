@@ -8,9 +8,9 @@ A-1 (Speed plays, ability uses, Benevolence), A-2 (buying after the Cost Zone ph
 
 from __future__ import annotations
 
-from itertools import repeat
-
 from .actions import (
+    CHOICES,
+    LAYS,
     Action,
     BuyAbility,
     Choose,
@@ -23,8 +23,6 @@ from .actions import (
     UseAbility,
     intern_boost,
     intern_buy,
-    intern_choose,
-    intern_lay,
     intern_pass,
     intern_pick,
     intern_play,
@@ -104,7 +102,7 @@ class LegalRules(StackRules):
         st = self.state
         if st.choice is not None:
             c = st.choice
-            acts: list[Action] = list(map(intern_choose, repeat(seat), c.options))
+            acts: list[Action] = list(map(CHOICES[seat].__getitem__, c.options))
             if c.minimum <= 0:
                 acts.append(intern_pass(seat))
             return acts
@@ -128,7 +126,7 @@ class LegalRules(StackRules):
             sd = st.seats[seat]
             acts = [intern_pass(seat)]
             if sd.laid < self._intake(seat):
-                acts.extend(map(intern_lay, repeat(seat), sd.hand))
+                acts.extend(map(LAYS[seat].__getitem__, sd.hand))
             return acts
         free = self._untapped(seat)
         acts = [intern_pass(seat)]
