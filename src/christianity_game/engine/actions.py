@@ -293,6 +293,12 @@ def intern_resists(seat: int, threat: int, most: int) -> tuple[Resist, ...]:
     return tuple(intern_resist(seat, threat, k) for k in range(1, most + 1))
 
 
+@lru_cache(maxsize=None)
+def intern_threat_plays(seat: int, threat: int, targets: tuple[int, ...]) -> tuple[PlayCard, ...]:
+    """A duel threat played at each of ``targets`` (one shared tuple per seat, card and targets)."""
+    return tuple(intern_play(seat, threat, None, t) for t in targets)
+
+
 class _ByOption(dict):  # type: ignore[type-arg]
     """One seat's interned actions of one kind by their one argument (a card or an option), each
     made on first ask: ``map(table.__getitem__, uids)`` lists them without a Python call per item."""

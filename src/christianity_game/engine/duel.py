@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..cards.model import THREAT_KINDS
-from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_play, intern_reward
+from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_reward, intern_threat_plays
 from .flow import FlowRules
 from .modes import DUEL_ABILITIES, DuelMode
 from .duel_state import DuelState
@@ -160,17 +160,24 @@ class DuelRules(FlowRules):
                 if cost > free and budget < 0:
                     budget = free + self.next_discount(seat)   # cost - discount <= free
                 if cost <= free or cost <= budget:
-                    out.extend([intern_play(seat, u, None, t) for t in targets])
+                    out.extend(intern_threat_plays(seat, u, targets))
         return out
 
     def _can_threaten(self, seat: int) -> bool:
-        """The seat could play a threat now (its cheapest one is within its untapped cards and discount)."""
+        """The seat could play a threat now: one costs no more than its untapped cards, or its
+        cheapest one no more than its untapped cards and its discount."""
         defs = self.defs
-        cheapest = min([defs[u].cost for u in self._playable_cards(seat) if defs[u].kind in THREAT_KINDS], default=None)
-        if cheapest is None:
-            return False
-        free = self._untapped(seat)
-        return cheapest <= free or cheapest <= free + self.next_discount(seat)
+        free = -1
+        dearer: list[int] = []   # costs above the untapped count
+        for u in self._playable_cards(seat):
+            card = defs[u]
+            if card.kind in THREAT_KINDS:
+                if free < 0:
+                    free = self._untapped(seat)
+                if card.cost <= free:
+                    return True
+                dearer.append(card.cost)
+        return bool(dearer) and min(dearer) <= free + self.next_discount(seat)
 
     def _answerable(self) -> list[Threat]:
         d = self.state.duel
@@ -260,14 +267,16 @@ class DuelRules(FlowRules):
         # The Evil side keeps the window: partners first, so they can extend the chain
         d.evil_window = self._evil_window_order(after=a.seat)
 
-    def _evil_window_order(self, after: int | None) -> list[int]:
-        evil = self.evil_seats()
+    def _evil_window_order(self, after: int | None, skip: int | None = None) -> list[int]:
+        """The Evil seats that may play a threat now, in the order they are asked: after ``after``
+        (the seat that just played, so partners can extend its chain); ``skip``: a seat left out."""
+        evil = self._evil
         if not self.settings.evil_interrupt:   # D-INT-6: only the seat whose turn it is
-            evil = [s for s in evil if s == self.turn_seat]
+            evil = tuple(s for s in evil if s == self.turn_seat)
         if after is not None and after in evil:
             i = evil.index(after)
             evil = evil[i + 1:] + evil[:i + 1]
-        return [s for s in evil if self._can_threaten(s)]
+        return [s for s in evil if s != skip and self._can_threaten(s)]
 
     def _on_card_played(self, seat: int, uid: int) -> None:
         if uid < 0:
@@ -425,9 +434,7 @@ class DuelRules(FlowRules):
             return "wait"
         if not d.quiet and st.choice is None and (st.step in ("after_lay", "main") or self._before_laying()):
             d.quiet = True
-            window = self._evil_window_order(after=None)
-            if self.turn_seat in window:
-                window.remove(self.turn_seat)   # it plays in its own Main phase anyway
+            window = self._evil_window_order(after=None, skip=self.turn_seat)   # it plays in its own Main phase anyway
             if window:
                 d.evil_window = window
                 return "wait"
@@ -599,8 +606,8 @@ class DuelRules(FlowRules):
         no such event has happened since the last one (the look is the same whenever it is taken)."""
         st = self.state
         d = st.duel
-        counts = self.event_counts
-        inputs = sum([counts.get(kind, 0) for kind in CLOCK_EVENTS])
+        get = self.event_counts.get
+        inputs = get("maturity", 0) + get("manual", 0) + get("took_hold", 0) + get("habitual_broken", 0)   # CLOCK_EVENTS
         if inputs == self._clock_inputs:
             return
         self._clock_inputs = inputs
