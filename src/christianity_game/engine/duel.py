@@ -413,7 +413,7 @@ class DuelRules(FlowRules):
             return "wait"
         if st.threats:
             if d.evil_window:
-                return "wait"
+                return self._window_waits()
             head = st.threats[0]
             if not d.answering or d.answer_head != head.uid:
                 d.answering = True
@@ -431,14 +431,20 @@ class DuelRules(FlowRules):
             d.reset_chain()
             return "again"
         if d.evil_window:
-            return "wait"
+            return self._window_waits()
         if not d.quiet and st.choice is None and (st.step in ("after_lay", "main") or self._before_laying()):
             d.quiet = True
             window = self._evil_window_order(after=None, skip=self.turn_seat)   # it plays in its own Main phase anyway
             if window:
                 d.evil_window = window
-                return "wait"
+                return self._window_waits()
         return None
+
+    def _window_waits(self) -> str:
+        """D-INT-1: the first Evil seat of the open window decides (its options kept with the decision)."""
+        seat = self.state.duel.evil_window[0]
+        self._open_decision(seat, self._options(seat))
+        return "wait"
 
     def _before_laying(self) -> bool:
         """Z-5, D-INT-1 (rules 2): a Righteous seat's Draw phase is over and it has not begun laying

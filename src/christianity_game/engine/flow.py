@@ -222,7 +222,8 @@ class FlowRules(CoopRules):
             st.step = "lay"
             self._on_cost_zone_phase(seat)
             return False
-        if step == "lay":
+        if step == "lay":   # Z-3: the turn seat lays its Cost Zone (its only decision until it passes)
+            self._open_decision(seat, self._options(seat))
             return True
         if step == "after_lay":
             legal = self._options(seat)
