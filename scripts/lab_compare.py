@@ -1,10 +1,11 @@
 """The lab's speed beside another version of this project, measured side by side in one run.
 
     python scripts/lab_compare.py [--against REV] [--mode coop] [--lineup R,RR,RRR] [--games 40] [--repeats 3]
+                                  [--bots heuristic]
 
 ``REV`` (a commit, tag or branch; default ``b2d9923``, the last commit before the engine work of
 issue 9) is checked out into a temporary git worktree. Both versions then play the same grid
-(heuristic bots in every seat, the serial backend: one process, games stored in SQLite as the lab
+(heuristic bots in every seat, or ``--bots random``, which reads no view: mostly the engine; the serial backend: one process, games stored in SQLite as the lab
 stores them) in turns, ours then theirs, ``--repeats`` times, each in a fresh Python process whose
 import time is not counted; CPU time of that process. Printed: games a second and microseconds per
 stored action of each try, the medians, their ratio, and the load average before and after (this machine is shared:
@@ -32,8 +33,8 @@ BEFORE_ISSUE_9 = "b2d9923"
 DRIVER = r"""
 import json, sys, time
 from christianity_game.sim.lab import build_grid, code_fingerprint, connect, fetch_rows, run_lab
-mode, lineups, games, db = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-grid = build_grid(mode, lineups, {}, "heuristic", games=games, seed=0)
+mode, lineups, games, db, bots = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+grid = build_grid(mode, lineups, {}, bots, games=games, seed=0)
 code_fingerprint()   # hashed once a run (both versions cache it): not a per-game cost
 t0 = time.process_time()   # CPU time: a busy neighbour's time slices are not counted
 run = run_lab(grid, db, backend="serial")
@@ -53,9 +54,9 @@ def _load() -> list[float]:
         return []
 
 
-def _try(src: Path, mode: str, lineup: str, games: int, db: Path) -> dict[str, float]:
+def _try(src: Path, mode: str, lineup: str, games: int, db: Path, bots: str) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(src))
-    out = subprocess.run([sys.executable, "-c", DRIVER, mode, lineup, str(games), str(db)], env=env,
+    out = subprocess.run([sys.executable, "-c", DRIVER, mode, lineup, str(games), str(db), bots], env=env,
                          capture_output=True, text=True, check=True)
     data = json.loads(out.stdout.strip().splitlines()[-1])
     return {"games_per_s": data["games"] / data["seconds"], "us_per_action": data["seconds"] / data["actions"] * 1e6,
@@ -69,6 +70,7 @@ def main() -> None:
     parser.add_argument("--lineup", default="R,RR,RRR")
     parser.add_argument("--games", type=int, default=40, help="games a cell")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--bots", default="heuristic", help="the bot in every seat: heuristic, or random")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         theirs = Path(tmp) / "theirs"
@@ -81,11 +83,11 @@ def main() -> None:
             for r in range(args.repeats):
                 for name, src in sides.items():
                     db = Path(tmp) / f"{name}-{r}.sqlite"
-                    tries[name].append(_try(src, args.mode, args.lineup, args.games, db))
+                    tries[name].append(_try(src, args.mode, args.lineup, args.games, db, args.bots))
             load_after = _load()
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(theirs)], check=False)
-    print(f"Lab speed, {args.mode} {args.lineup} x {args.games} games, heuristic bots, serial backend; "
+    print(f"Lab speed, {args.mode} {args.lineup} x {args.games} games, {args.bots} bots, serial backend; "
           f"ours: {ROOT.name} working tree, theirs: {args.against}")
     print(f"load average (1, 5, 15 min): before {load_before}, after {load_after}")
     med = {}
