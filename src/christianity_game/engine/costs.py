@@ -2,7 +2,9 @@
 
 Rules: Z-1 (paying by rotation; DECISION: face-down cards first, in order), Z-3 (intake), Z-6
 (face-up Cost Zone cards can be played), the passive resist discount of Habituals, CO-7's full
-resistance of a holding Habitual, Vibrancy's random flip (A-1).
+resistance of a holding Habitual, Vibrancy's random flip (A-1), and what each card needs to be
+played (its Cost, plus P-7's solo Target-Change fee when it aims at a missing teammate), worked out
+once per card table for the move generator (``_card_play``).
 """
 
 from __future__ import annotations
