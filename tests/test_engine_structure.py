@@ -11,7 +11,7 @@ import christianity_game.engine as engine
 
 ENGINE = Path(engine.__file__).resolve().parent
 MODULES = sorted(p for p in ENGINE.glob("*.py"))
-RULE_MODULES = ("base", "costs", "abilities", "badges", "effects", "stack", "legal", "coop", "flow", "duel",
+RULE_MODULES = ("base", "costs", "abilities", "badges", "effects", "stack", "legal", "coop", "flow", "duel_clocks", "duel",
                 "table", "modes", "game")
 
 

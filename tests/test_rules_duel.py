@@ -1533,7 +1533,7 @@ class _LooksEveryTime(DuelGame):
 @pytest.mark.parametrize("lineup", ["ER", "EER", "ERR"])
 def test_D_W_R_D_W_E_clocks_looked_at_only_after_a_change_they_read_are_as_if_looked_at_always(lineup: str) -> None:
     """D-W-R, D-W-E: the win clocks are looked at again only after an event that changes what they
-    read (Maturity, Evil Habituals held or in the field: duel.CLOCK_EVENTS). Random games, with
+    read (Maturity, Evil Habituals held or in the field: duel_clocks.CLOCK_EVENTS). Random games, with
     Maturity also set by hand now and then (S-8), played side by side with a copy that looks every
     time: the same clocks at every decision, the same decisions, the same result."""
     import random

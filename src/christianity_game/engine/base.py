@@ -7,7 +7,7 @@ module per part of the rules, each a class that builds on the one below:
 
     base -> costs (Z) -> abilities (A) -> badges (S) -> effects (G-5) -> stack (P, CO-5..7)
          -> legal (the move generator) -> coop (CO-4, CO-W) -> flow (CO-1..3, turns and
-         decisions) -> game (the public Game); duel (D) adds its hooks on top of flow.
+         decisions) -> game (the public Game); duel_clocks (D-W) and duel (D) add the duel's hooks on top of flow.
 
 A lower module that must reach a rule carried out higher up calls a hook declared here (at the end
 of the class), so every call is typed and no module imports another's private names.

@@ -1,9 +1,10 @@
 """Duel mode (beta): people on both sides (docs/rules.md, section D).
 
 Rules: D-INT-1..6 (Evil at instant speed, answers, Resistance only in response), D-COMBO-1..4,
-D-DOM-1..3, D-MR-1..7 (Evil micro-rewards), D-MB-1..3 (Righteous micro-boosts), D-W-R, D-W-E,
-D-SCORE (win clocks, the turn cap), A-3 and A-4 (a free ability per seat level), S-6 (one level a
-turn); seats, turn order and draws are the mode's hooks (:mod:`.modes`).
+D-DOM-1..3, D-MR-1..7 (Evil micro-rewards), D-MB-1..3 (Righteous micro-boosts), A-3 and A-4 (a
+free ability per seat level), S-6 (one level a turn); seats, turn order and draws are the mode's
+hooks (:mod:`.modes`); the win clocks D-W-R and D-W-E and the turn cap (D-SCORE) are in
+:mod:`.duel_clocks`.
 
 ``DuelRules`` are the duel's hooks over the shared rules (``game.DuelGame`` carries them): Evil
 seats with their own decks play Temptations and Evil Habituals at instant speed; each burst of threats is answered at once by its targets; combos,
@@ -24,7 +25,7 @@ from typing import Any, ClassVar
 
 from ..cards.model import THREAT_KINDS
 from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_reward, intern_threat_plays
-from .flow import FlowRules
+from .duel_clocks import DuelClockRules
 from .modes import DUEL_ABILITIES, DuelMode
 from .duel_state import DuelState
 from .duel_view import duel_view, duel_view_part
@@ -33,16 +34,12 @@ from .state import Choice, StackItem, Threat
 __all__ = ["DUEL_ABILITIES", "DuelMode", "DuelRules", "DuelState"]
 
 EVIL_REWARDS = ("draw", "untap", "flip")
-#: the events that go with every change to what the win clocks read: Maturity raised (S-5) or set
-#: by hand (S-8), an Evil Habitual taking hold or broken (the field's too)
-CLOCK_EVENTS = ("maturity", "manual", "took_hold", "habitual_broken")
 
 
 RIGHTEOUS_BOOSTS = ("draw", "humility")
-EVIL_HABITUALS_PER_SEAT = 7   # D-W-E
 
 
-class DuelRules(FlowRules):
+class DuelRules(DuelClockRules):
     """The duel's hooks over the shared rules (docs/rules.md, section D); ``game.DuelGame`` is the Game
     class that carries them."""
 
@@ -579,58 +576,6 @@ class DuelRules(FlowRules):
         st.rng.shuffle(cards)
         st.seats[seat].deck = cards
         self._emit("evil_deck_refilled", seat, data={"cards": len(cards)})
-
-    def _judge_at_turn_start(self, seat: int) -> None:
-        """D-W-R and D-W-E, judged as each turn starts; a turn cap ends a test game by score."""
-        st = self.state
-        d = self.state.duel
-        if d.r_clock is not None and d.r_clock[0] == seat and st.turn_no > d.r_clock[1]:
-            if self._righteous_clean():
-                self._finish("righteous", "every seat at L3 with no Evil Habitual for a full round")
-                return
-        if d.e_clock is not None:
-            if st.seats[seat].side == "righteous":
-                d.e_righteous_turns += 1
-            elif d.e_righteous_turns >= len(self._righteous):
-                if self.evil_habituals_in_play() >= self.evil_limit():
-                    self._finish("evil", f"{self.evil_limit()} Evil Habituals in play held for a full round")
-                    return
-        cap = self.settings.max_turns
-        if cap and st.turn_no > cap:
-            r, e = self.score
-            self._finish("righteous" if r > e else "evil", f"turn cap {cap} reached: decided by the stalemate score")
-
-    def evil_limit(self) -> int:
-        return EVIL_HABITUALS_PER_SEAT * len(self._evil)
-
-    def _righteous_clean(self) -> bool:
-        return self._all_l3() and self.evil_habituals_in_play() == 0
-
-    def _check_clocks(self) -> None:
-        """D-W-R, D-W-E: arm or disarm the win clocks. What they read (Maturity, the Evil Habituals
-        held and in the field) changes only with one of CLOCK_EVENTS, so the look is skipped while
-        no such event has happened since the last one (the look is the same whenever it is taken)."""
-        st = self.state
-        d = st.duel
-        get = self.event_counts.get
-        inputs = get("maturity", 0) + get("manual", 0) + get("took_hold", 0) + get("habitual_broken", 0)   # CLOCK_EVENTS
-        if inputs == self._clock_inputs:
-            return
-        self._clock_inputs = inputs
-        held = self.evil_habituals_in_play()
-        if held == 0 and self._all_l3():
-            if d.r_clock is None:
-                d.r_clock = (self.turn_seat, st.turn_no)   # D-W-R: the clean round is armed
-                self._emit("clean_round", self.turn_seat, data={"armed": True})
-        elif d.r_clock is not None:
-            d.r_clock = None
-        if held >= self.evil_limit():
-            if d.e_clock is None:
-                d.e_clock = st.turn_no   # D-W-E: the Righteous side gets one full round
-                d.e_righteous_turns = 0
-                self._emit("evil_hold", None, data={"armed": True})
-        elif d.e_clock is not None:
-            d.e_clock = None
 
     def _phase_order(self) -> list[int]:
         return [self.turn_seat]

@@ -1,0 +1,72 @@
+"""The duel's win clocks and its end (docs/rules.md, section D): D-W-R (every Righteous seat at L3
+with no Evil Habitual in play for a full round), D-W-E (7 Evil Habituals in play per Evil seat,
+held for a full round, the Righteous side having had its turns) and the turn cap of test games,
+decided by D-SCORE. :class:`~.duel.DuelRules` builds on these rules.
+"""
+
+from __future__ import annotations
+
+from .flow import FlowRules
+
+EVIL_HABITUALS_PER_SEAT = 7   # D-W-E
+#: the events that go with every change to what the win clocks read: Maturity raised (S-5) or set
+#: by hand (S-8), an Evil Habitual taking hold or broken (the field's too)
+CLOCK_EVENTS = ("maturity", "manual", "took_hold", "habitual_broken")
+
+
+class DuelClockRules(FlowRules):
+    """The duel's win clocks (D-W-R, D-W-E) and the turn cap (D-SCORE)."""
+
+    __slots__ = ()
+
+    def _judge_at_turn_start(self, seat: int) -> None:
+        """D-W-R and D-W-E, judged as each turn starts; a turn cap ends a test game by score."""
+        st = self.state
+        d = self.state.duel
+        if d.r_clock is not None and d.r_clock[0] == seat and st.turn_no > d.r_clock[1]:
+            if self._righteous_clean():
+                self._finish("righteous", "every seat at L3 with no Evil Habitual for a full round")
+                return
+        if d.e_clock is not None:
+            if st.seats[seat].side == "righteous":
+                d.e_righteous_turns += 1
+            elif d.e_righteous_turns >= len(self._righteous):
+                if self.evil_habituals_in_play() >= self.evil_limit():
+                    self._finish("evil", f"{self.evil_limit()} Evil Habituals in play held for a full round")
+                    return
+        cap = self.settings.max_turns
+        if cap and st.turn_no > cap:
+            r, e = self.score
+            self._finish("righteous" if r > e else "evil", f"turn cap {cap} reached: decided by the stalemate score")
+
+    def evil_limit(self) -> int:
+        return EVIL_HABITUALS_PER_SEAT * len(self._evil)
+
+    def _righteous_clean(self) -> bool:
+        return self._all_l3() and self.evil_habituals_in_play() == 0
+
+    def _check_clocks(self) -> None:
+        """D-W-R, D-W-E: arm or disarm the win clocks. What they read (Maturity, the Evil Habituals
+        held and in the field) changes only with one of CLOCK_EVENTS, so the look is skipped while
+        no such event has happened since the last one (the look is the same whenever it is taken)."""
+        st = self.state
+        d = st.duel
+        get = self.event_counts.get
+        inputs = get("maturity", 0) + get("manual", 0) + get("took_hold", 0) + get("habitual_broken", 0)   # CLOCK_EVENTS
+        if inputs == self._clock_inputs:
+            return
+        self._clock_inputs = inputs
+        held = self.evil_habituals_in_play()
+        if held == 0 and self._all_l3():
+            if d.r_clock is None:
+                d.r_clock = (self.turn_seat, st.turn_no)   # D-W-R: the clean round is armed
+                self._emit("clean_round", self.turn_seat, data={"armed": True})
+        elif d.r_clock is not None:
+            d.r_clock = None
+        if held >= self.evil_limit():
+            if d.e_clock is None:
+                d.e_clock = st.turn_no   # D-W-E: the Righteous side gets one full round
+                d.e_righteous_turns = 0
+                self._emit("evil_hold", None, data={"armed": True})
+        elif d.e_clock is not None:
+            d.e_clock = None
