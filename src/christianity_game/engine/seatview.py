@@ -159,6 +159,10 @@ SEAT_KEYS: tuple[str, ...] = (
 _SEAT_KEY_SET = frozenset(SEAT_KEYS)
 
 
+#: what ``_Lazy.__getitem__`` gets for a key not built yet (None is a value some keys have)
+_UNBUILT = object()
+
+
 def _live_game(game: "Game | None", st: Any, state_id: int) -> "Game":
     """``game``, if it is still at the moment a view shows (views are frozen before games change)."""
     if game is None or game.state is not st or st.state_id != state_id:
@@ -201,12 +205,12 @@ class _Lazy(Mapping[str, Any]):
         self._game = None
 
     def __getitem__(self, key: str) -> Any:
-        try:
-            return self._data[key]
-        except KeyError:
+        data = self._data
+        value = data.get(key, _UNBUILT)   # a first read is common: no exception round trip for it
+        if value is _UNBUILT:
             if key not in self.KEY_SET:
-                raise
-        value = self._data[key] = self._make(key)
+                raise KeyError(key)
+            value = data[key] = self._make(key)
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -235,10 +239,15 @@ class _SeatMap(_Lazy):
     KEY_SET = frozenset(SEAT_KEYS)
 
     def __init__(self, game: "Game", viewer: int | None, table: CardTable, i: int) -> None:
-        sd = game.state.seats[i]
-        super().__init__(game, {"seat": i, "side": sd.side, "deck": sd.deck_id, "humility": sd.humility,
-                                "maturity": sd.maturity, "hand_size": len(sd.hand),
-                                "deck_size": len(sd.deck), "love_to": sd.love_to})
+        st = game.state
+        sd = st.seats[i]
+        # _Lazy's fields set here directly: a view makes one of these per seat on its first read
+        self._game: Game | None = game
+        self._st = st
+        self._state_id = st.state_id
+        self._data = {"seat": i, "side": sd.side, "deck": sd.deck_id, "humility": sd.humility,
+                      "maturity": sd.maturity, "hand_size": len(sd.hand), "deck_size": len(sd.deck),
+                      "love_to": sd.love_to}
         self._viewer = viewer
         self._table = table
         self._seat = i
@@ -272,7 +281,7 @@ class _ShownIds(Mapping[int, str]):
     whether that card is shown; iterating (or the snapshot taken before the game changes) lists
     them all. Holds the game, never the view, like :class:`_SeatMap`."""
 
-    __slots__ = ("_game", "_st", "_state_id", "_viewer", "_table", "_all", "_shown")
+    __slots__ = ("_game", "_st", "_state_id", "_viewer", "_table", "_all", "_shown", "_own")
 
     def __init__(self, game: "Game", viewer: int | None, table: CardTable) -> None:
         self._game: Game | None = game
@@ -282,6 +291,7 @@ class _ShownIds(Mapping[int, str]):
         self._table = table
         self._all: dict[int, str] | None = None
         self._shown: list[Any] | None = None
+        self._own: frozenset[int] | None = None   # the viewer's hand and Cost Zone: most lookups
 
     def _zones(self) -> list[Any]:
         """Every uid sequence whose cards the view shows (worked out on the first lookup)."""
@@ -320,14 +330,15 @@ class _ShownIds(Mapping[int, str]):
         found = self._all
         if found is not None:
             return found[uid]
+        if self._game is None or self._st.state_id != self._state_id:
+            self._zones()   # raises: the game moved on without freezing this view
+        own = self._own
+        if own is None:
+            zones = self._zones()
+            own = self._own = frozenset(zones[0]).union(zones[1]) if self._viewer is not None else frozenset()
+        if uid in own:
+            return self._table.ids[uid]
         if isinstance(uid, int) and 0 <= uid < len(self._table.ids):
-            zones = self._shown
-            if zones is None or self._game is None or self._st.state_id != self._state_id:
-                zones = self._zones()   # (checks that the game has not moved on)
-            own = zones[:2] if self._viewer is not None else ()
-            for zone in own:
-                if uid in zone:
-                    return self._table.ids[uid]
             return self._everything()[uid]   # anywhere else: list them all once
         raise KeyError(uid)
 
@@ -386,7 +397,6 @@ class SeatView(_Lazy):
             "phase": game.phase,
             "viewer": viewer,
             "evil_deck_size": len(st.evil_deck),
-            "settings": settings_json(game.settings),
         })
         self._viewer = viewer
         self._table = card_table(game)
@@ -467,6 +477,8 @@ class SeatView(_Lazy):
             return tuple(freeze(a.to_json()) for a in self.actions)
         if key == "duel":
             return None if st.duel is None else _DuelMap(game, {})
+        if key == "settings":
+            return settings_json(game.settings)
         raise KeyError(key)
 
     def _seats(self, game: "Game") -> tuple[Frozen, ...]:
