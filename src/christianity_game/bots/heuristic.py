@@ -154,7 +154,8 @@ class HeuristicBot(Bot):
     def _lay(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         lays = [a for a in actions if isinstance(a, LayCostZone)]
         cz = len(me["cost_zone"])
-        hand_defs = {a.card: self._def(ids[a.card]) for a in lays}
+        defs = self.cards.cards
+        hand_defs = {a.card: defs[ids[a.card]] for a in lays}
         maturity_in_hand = sum(1 for d in hand_defs.values() if d.kind == "maturity")
         # A small Cost Zone is the first need; later, lay only what is not worth keeping.
         threshold = 9.5 if cz < 7 else 4.5 if cz < 11 else 3.2

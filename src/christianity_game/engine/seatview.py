@@ -442,11 +442,18 @@ class SeatView(_Lazy):
             return tuple(stack)
         if key == "threats":
             cards = self._table.cards
-            finale = st.duel.finale if st.duel is not None else ()
-            return tuple(MappingProxyType({
-                **cards[th.uid], "target": th.target, "by": th.by, "resistance": th.resistance, "paid": th.paid,
-                "remaining": game._remaining(th), "finale": st.duel is not None and th.uid in finale})
-                for th in st.threats)
+            duel = st.duel is not None
+            finale = st.duel.finale if duel else ()
+            discounts: dict[int, int] = {}   # per target seat: what _remaining takes off
+            threats = []
+            for th in st.threats:
+                discount = discounts.get(th.target)
+                if discount is None:
+                    discount = discounts[th.target] = game._discount(th.target)
+                threats.append(MappingProxyType({
+                    **cards[th.uid], "target": th.target, "by": th.by, "resistance": th.resistance, "paid": th.paid,
+                    "remaining": max(0, th.resistance - discount - th.paid), "finale": duel and th.uid in finale}))
+            return tuple(threats)
         if key == "decider":
             return game._decider()
         if key == "foresight":
