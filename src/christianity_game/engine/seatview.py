@@ -330,12 +330,15 @@ class _ShownIds(Mapping[int, str]):
         found = self._all
         if found is not None:
             return found[uid]
-        if self._game is None or self._st.state_id != self._state_id:
-            self._zones()   # raises: the game moved on without freezing this view
         own = self._own
-        if own is None:
-            zones = self._zones()
-            own = self._own = frozenset(zones[0]).union(zones[1]) if self._viewer is not None else frozenset()
+        if own is None or self._game is None or self._st.state_id != self._state_id:
+            _live_game(self._game, self._st, self._state_id)   # raises: the game moved on unfrozen
+            viewer = self._viewer
+            if viewer is None:
+                own = self._own = frozenset()
+            else:
+                sd = self._st.seats[viewer]
+                own = self._own = frozenset(sd.hand).union(sd.cost_zone)
         if uid in own:
             return self._table.ids[uid]
         if isinstance(uid, int) and 0 <= uid < len(self._table.ids):
