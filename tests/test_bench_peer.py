@@ -27,6 +27,7 @@ def test_bench_against_block_dominoes_prints_both_and_the_ratio() -> None:
         assert ratio is not None and float(ratio.group(1)) > 0, row
     assert re.search(r"ratio co-op RR: \d+\.\d\dx the peer's cost per action", out)
     assert re.search(r"ratio duel ER: \d+\.\d\dx the peer's cost per action", out)
+    assert re.search(r"right after it: \d+\.\d\dx\)", out)
 
 
 def test_the_ratio_is_ours_over_the_peers_cost_per_action() -> None:
@@ -41,6 +42,7 @@ def test_the_ratio_is_ours_over_the_peers_cost_per_action() -> None:
         assert row["games"] >= 2 and row["actions"] > row["games"]
         assert row["ratio"] == pytest.approx(row["us_per_action"] / peer["us_per_action"])
         assert row["meets_target"] == (row["ratio"] <= row["target"])
+        assert row["paired_ratio"] > 0
     assert len(result["load_start"]) == 3 and len(result["load_end"]) == 3
 
 
