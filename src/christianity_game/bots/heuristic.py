@@ -316,7 +316,7 @@ class HeuristicBot(Bot):
         seat = view["viewer"]
         chain = duel.get("chain", {})
         discounts = duel.get("next_discount", {})
-        discount = discounts.get(str(seat), 0)
+        discount = int(discounts.get(str(seat), 0))
         seats = view["seats"]
 
         def cost(a: PlayCard) -> int:
@@ -327,9 +327,9 @@ class HeuristicBot(Bot):
             t = seats[a.to_seat or 0]
             if card.x_rule is None:
                 return card.resistance or 0
-            base = {"target_hand": t["hand_size"], "target_cost_zone": len(t["cost_zone"]),
-                    "target_maturity": t["maturity"], "target_humility": t["humility"],
-                    "held_habituals": len(t["held"])}.get(card.x_rule.of, 0)
+            base: int = {"target_hand": t["hand_size"], "target_cost_zone": len(t["cost_zone"]),
+                         "target_maturity": t["maturity"], "target_humility": t["humility"],
+                         "held_habituals": len(t["held"])}.get(card.x_rule.of, 0)
             return max(0, base + card.x_rule.plus)
 
         habituals = [a for a in plays if self._def(ids[a.card]).kind == "evil_habitual"]
