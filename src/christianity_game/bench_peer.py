@@ -63,8 +63,8 @@ def load_peer(name: str) -> Any:
     if name not in PEERS:
         raise ValueError(f"unknown peer {name!r}; known: {', '.join(PEERS)}")
     try:
-        import pyspiel
-        from open_spiel.python.games import block_dominoes  # noqa: F401  (registers python_block_dominoes)
+        import pyspiel  # type: ignore[import-not-found]
+        from open_spiel.python.games import block_dominoes  # type: ignore[import-untyped]  # noqa: F401  (registers python_block_dominoes)
     except ImportError as exc:
         raise PeerUnavailable(f"the {name} comparison needs OpenSpiel, the optional '{EXTRA}' extra: "
                               f"{INSTALL_HINT} ({exc})") from None

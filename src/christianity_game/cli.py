@@ -861,10 +861,11 @@ def replay(
     from .engine.record import RecordError
     from .engine.replay import replay as replay_record
     if db is not None:
-        record, file = _lab_record(db, cell, game_no, file)
+        record, label = _lab_record(db, cell, game_no, file)
     elif file is None:
         _fail("give a game record file, or --db LAB.sqlite with --cell N and --game I")
     else:
+        label = str(file)
         try:
             text = file.read_text(encoding="utf-8")
         except OSError as exc:
@@ -882,7 +883,7 @@ def replay(
     try:
         game = replay_record(record, upto=upto)
     except (RecordError, ValueError) as exc:
-        _fail(f"{file}: {exc}")
+        _fail(f"{label}: {exc}")
     n_seats = len(game.state.seats)
     viewer = None
     if seat is not None:
@@ -891,7 +892,7 @@ def replay(
         viewer = seat - 1
     done = min(upto, total) if upto is not None else total
     console = Console(highlight=False)
-    console.print(Rule(f"Replay of {file} · after action {done} of {total}", style="bright_blue"))
+    console.print(Rule(f"Replay of {label} · after action {done} of {total}", style="bright_blue"))
     events = describe_events([e.for_seat(viewer) for e in game.log[-80:]], game.cards,
                              {u: d.name for u, d in enumerate(game.defs)})
     console.print(render_board(game.view(viewer), game.cards, events=events, max_events=10))

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from ..bots import Bot, make_bot
 from ..engine.actions import Action
@@ -24,6 +24,8 @@ from .observation import observation_of, observation_space
 #: The duel's turn cap when the settings give none (duels have no round limit, D-W-R).
 DEFAULT_DUEL_MAX_TURNS = 200
 TURN_CAP_REASON = "turn cap"
+#: what ``render_mode`` may be (PettingZoo's metadata lists them too)
+RENDER_MODES = ("ansi",)
 #: The mask of a seat that has no decision now.
 _NO_ACTIONS = np.zeros(ACTION_COUNT, np.int8)
 _NO_ACTIONS.flags.writeable = False
@@ -46,7 +48,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
       unchecked fast path (the index was already checked against the mask).
     """
 
-    metadata = {"name": "christianity_game_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "christianity_game_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
     def __init__(self, mode: str = "coop", lineup: str = "RR", settings: Settings | None = None,
                  bots: Mapping[int, str | Bot] | None = None, checked: bool = True,
@@ -62,8 +64,8 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
         for seat in self.bots_spec:
             if not 0 <= seat < len(lineup):
                 raise ValueError(f"there is no seat {seat} for a bot in line-up {lineup}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {list(RENDER_MODES)}, not {render_mode!r}")
         self.mode = mode
         self.lineup = lineup.upper()
         self.settings = settings

@@ -91,7 +91,9 @@ def _plus1(x: int | None) -> int:
 def facts_from_view(view: dict[str, Any]) -> SeatFacts:
     """The facts of ``Game.view(seat)`` (the reference reader)."""
     viewer = view["viewer"]
-    seats, face_up, habituals = [], [], []
+    seats: list[tuple[int, ...]] = []
+    face_up: list[list[str]] = []
+    habituals: list[list[str]] = []
     for s in view["seats"]:
         seats.append((int(s["side"] == "righteous"), int(s["side"] == "evil"), s["humility"], s["maturity"],
                       s["hand_size"], s["deck_size"], len(s["cost_zone"]), s["untapped"],
@@ -100,9 +102,9 @@ def facts_from_view(view: dict[str, Any]) -> SeatFacts:
         face_up.append([c["id"] for c in s["cost_zone"] if c["face_up"]])
         habituals.append([c["id"] for c in s["in_play"]] + [c["id"] for c in s["held"]])
     me = view["seats"][viewer]
-    threats = [(CARD_INDEX[t["id"]], t["target"], _plus1(t["by"]), t["resistance"], t["paid"], t["remaining"])
+    threats: list[tuple[int, ...]] = [(CARD_INDEX[t["id"]], t["target"], _plus1(t["by"]), t["resistance"], t["paid"], t["remaining"])
                for t in view["threats"]]
-    stack = [(CARD_INDEX[i["id"]], STACK_KINDS.index(i["item"]), i["controller"], _plus1(i["to_seat"]),
+    stack: list[tuple[int, ...]] = [(CARD_INDEX[i["id"]], STACK_KINDS.index(i["item"]), i["controller"], _plus1(i["to_seat"]),
               _plus1(i.get("boost")), _plus1(i.get("target"))) for i in view["stack"]]
     c = view["choice"]
     ab = view["abilities"]
