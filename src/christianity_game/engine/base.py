@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Self
 from ..cards.loader import CardSet
 from ..cards.model import CardDef
 from .events import Event
-from .numbers import ABILITIES, ABILITY_PRICE, HIGH_TIER, MAX_HUMILITY, MAX_MATURITY, ONCE_PER_LEVEL, REVEALING
+from .numbers import MAX_MATURITY, REVEALING
 from .settings import Settings
 from .state import PHASE_OF_STEP, State
 

@@ -25,7 +25,6 @@ from .actions import (
     intern_buy,
     intern_pass,
     intern_pick,
-    intern_play,
     intern_resist,
     intern_resists,
 )
