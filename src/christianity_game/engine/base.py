@@ -7,7 +7,8 @@ module per part of the rules, each a class that builds on the one below:
 
     base -> costs (Z) -> abilities (A) -> badges (S) -> effects (G-5) -> stack (P, CO-5..7)
          -> legal (the move generator) -> coop (CO-4, CO-W) -> flow (CO-1..3, turns and
-         decisions) -> game (the public Game); duel_clocks (D-W) and duel (D) add the duel's hooks on top of flow.
+         decisions) -> game (the public Game); duel_clocks (D-W) and duel (D) add the duel's
+         hooks on top of flow.
 
 A lower module that must reach a rule carried out higher up calls a hook declared here (at the end
 of the class), so every call is typed and no module imports another's private names.
@@ -51,7 +52,8 @@ class GameBase:
     __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log",
                  "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position", "rules",
                  "_pinned", "_keep_log", "event_counts", "_history", "action_count", "_moves", "reveals",
-                 "end_offer", "_righteous", "_evil", "_mates", "_rotations", "_views", "_card_plays", "_instants", "_clock_inputs")
+                 "end_offer", "_righteous", "_evil", "_mates", "_rotations", "_views", "_card_plays", "_instants",
+                 "_clock_inputs")
 
     mode: "Mode"
     lineup: str
