@@ -276,10 +276,8 @@ def action_from_json(data: Any) -> Action:
 # thousands of frozen dataclasses per game (a constructor call costs about 1 us). Equal to a freshly
 # built action in every way; only the identity is shared.
 intern_pass = lru_cache(maxsize=None)(Pass)
-intern_lay = lru_cache(maxsize=None)(LayCostZone)
 intern_play = lru_cache(maxsize=None)(PlayCard)
 intern_resist = lru_cache(maxsize=None)(Resist)
-intern_choose = lru_cache(maxsize=None)(Choose)
 intern_boost = lru_cache(maxsize=None)(TakeBoost)
 intern_use = lru_cache(maxsize=None)(UseAbility)
 intern_buy = lru_cache(maxsize=None)(BuyAbility)
@@ -330,6 +328,6 @@ class _BySeat(dict):  # type: ignore[type-arg]
         return table
 
 
-#: seat -> {card: its LayCostZone}; seat -> {option: its Choose} (the same objects intern_* gives)
-LAYS = _BySeat(intern_lay)
-CHOICES = _BySeat(intern_choose)
+#: seat -> {card: its LayCostZone}; seat -> {option: its Choose}: one shared object per action
+LAYS = _BySeat(LayCostZone)
+CHOICES = _BySeat(Choose)

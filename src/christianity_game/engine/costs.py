@@ -31,16 +31,18 @@ class CostZoneRules(GameBase):
         known = plays.get(key)
         if known is None:
             card = self.defs[uid]
+            need = card.cost + self._target_change_fee(seat, card)
             if card.aims_at_mate:
-                mates = self._teammates(seat)
-                if mates:
-                    known = (card.kind, card.cost, tuple(intern_play(seat, uid, threat, m) for m in mates))
-                else:
-                    known = (card.kind, card.cost + self.settings.solo_fee, (intern_play(seat, uid, threat, seat),))
+                mates = self._teammates(seat) or (seat,)   # P-7: in solo the card points at you
+                known = (card.kind, need, tuple(intern_play(seat, uid, threat, m) for m in mates))
             else:
-                known = (card.kind, card.cost, (intern_play(seat, uid, threat),))
+                known = (card.kind, need, (intern_play(seat, uid, threat),))
             plays[key] = known
         return known
+
+    def _target_change_fee(self, seat: int, card: CardDef) -> int:
+        """P-7: what a card aimed at a teammate costs more when ``seat`` has none (solo)."""
+        return self.settings.solo_fee if card.aims_at_mate and not self._teammates(seat) else 0
 
     def _intake(self, seat: int) -> int:
         return max(0, self.mode.intake_cap(self, seat) + self._passive_total(seat, "intake"))

@@ -324,7 +324,7 @@ class LegalRules(StackRules):
                 return "cost_zone_being_laid", "nothing is played while a Cost Zone is being laid (Z-5)"
             if st.window and card.kind != "instant":
                 return "wrong_timing", "only an Instant may be played in response"
-            fee = self.settings.solo_fee if (card.aims_at_mate and not self._teammates(a.seat)) else 0
+            fee = self._target_change_fee(a.seat, card)
             if card.cost + fee > self._untapped(a.seat):
                 return "cannot_afford", f"{card.name} costs C{card.cost + fee}; seat {a.seat} has {self._untapped(a.seat)} untapped"
             if card.kind == "resistance" and st.step == "main" and a.threat is None:

@@ -91,14 +91,17 @@ class SecureRng(Rng):
     def __repr__(self) -> str:
         return "<SecureRng>"
 
-    def next64(self) -> int:
-        used = self.state & _MASK
-        block_no = used // _BLOCK_WORDS
+    def _block_at(self, block_no: int) -> tuple[int, ...]:
+        """The words of block ``block_no`` (the current block is kept: most draws read it)."""
         if block_no != self._block_no:
             self._block = _UNPACK(hashlib.shake_256(self._key + block_no.to_bytes(8, "big")).digest(_BLOCK_WORDS * 8))
             self._block_no = block_no
+        return self._block
+
+    def next64(self) -> int:
+        used = self.state & _MASK
         self.state += 1
-        return self._block[used % _BLOCK_WORDS]
+        return self._block_at(used // _BLOCK_WORDS)[used % _BLOCK_WORDS]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates, in place: the same draws as ``Rng.shuffle`` (one word per swap, in the
@@ -109,13 +112,9 @@ class SecureRng(Rng):
         words: list[int] = []
         need = n - 1
         while need:
-            used = self.state & _MASK
-            block_no, at = divmod(used, _BLOCK_WORDS)
-            if block_no != self._block_no:
-                self.next64()   # makes the block current (and takes its word: given back below)
-                self.state -= 1
+            block_no, at = divmod(self.state & _MASK, _BLOCK_WORDS)
             take = min(need, _BLOCK_WORDS - at)
-            words.extend(self._block[at:at + take])
+            words.extend(self._block_at(block_no)[at:at + take])
             self.state += take
             need -= take
         for i, w in zip(range(n - 1, 0, -1), words):

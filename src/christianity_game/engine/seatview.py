@@ -239,15 +239,10 @@ class _SeatMap(_Lazy):
     KEY_SET = frozenset(SEAT_KEYS)
 
     def __init__(self, game: "Game", viewer: int | None, table: CardTable, i: int) -> None:
-        st = game.state
-        sd = st.seats[i]
-        # _Lazy's fields set here directly: a view makes one of these per seat on its first read
-        self._game: Game | None = game
-        self._st = st
-        self._state_id = st.state_id
-        self._data = {"seat": i, "side": sd.side, "deck": sd.deck_id, "humility": sd.humility,
-                      "maturity": sd.maturity, "hand_size": len(sd.hand), "deck_size": len(sd.deck),
-                      "love_to": sd.love_to}
+        sd = game.state.seats[i]
+        super().__init__(game, {"seat": i, "side": sd.side, "deck": sd.deck_id, "humility": sd.humility,
+                                "maturity": sd.maturity, "hand_size": len(sd.hand),
+                                "deck_size": len(sd.deck), "love_to": sd.love_to})
         self._viewer = viewer
         self._table = table
         self._seat = i
@@ -445,18 +440,11 @@ class SeatView(_Lazy):
             return tuple(stack)
         if key == "threats":
             cards = self._table.cards
-            duel = st.duel is not None
-            finale = st.duel.finale if duel else ()
-            discounts: dict[int, int] = {}   # per target seat: what _remaining takes off
-            threats = []
-            for th in st.threats:
-                discount = discounts.get(th.target)
-                if discount is None:
-                    discount = discounts[th.target] = game._discount(th.target)
-                threats.append(MappingProxyType({
-                    **cards[th.uid], "target": th.target, "by": th.by, "resistance": th.resistance, "paid": th.paid,
-                    "remaining": max(0, th.resistance - discount - th.paid), "finale": duel and th.uid in finale}))
-            return tuple(threats)
+            finale = st.duel.finale if st.duel is not None else ()
+            return tuple(MappingProxyType({
+                **cards[th.uid], "target": th.target, "by": th.by, "resistance": th.resistance, "paid": th.paid,
+                "remaining": game._remaining(th), "finale": st.duel is not None and th.uid in finale})
+                for th in st.threats)
         if key == "decider":
             return game._decider()
         if key == "foresight":

@@ -24,7 +24,7 @@ class StackRules(EffectRules):
     def _do_play(self, a: PlayCard) -> None:
         st = self.state
         card = self.defs[a.card]
-        fee = self.settings.solo_fee if (card.aims_at_mate and not self._teammates(a.seat)) else 0
+        fee = self._target_change_fee(a.seat, card)
         from_cz = a.card in st.seats[a.seat].cost_zone
         self._pay(a.seat, card.cost + fee, prefer=a.card if from_cz else None)
         self._take_from_play_zone(a.seat, a.card)
@@ -216,10 +216,9 @@ class StackRules(EffectRules):
         st = self.state
         if instants.isdisjoint(st.seats[seat].hand) and instants.isdisjoint(st.face_up):
             return False   # most of the time: no Instant in hand nor face up in any Cost Zone
-        defs = self.defs
         free = -1
         for u in self._playable_cards(seat):
-            if defs[u].kind == "instant":
+            if u in instants:
                 if free < 0:   # most hands hold no Instant: count the untapped cards only when one does
                     free = self._untapped(seat)
                 if self._card_play(seat, u)[1] <= free:
