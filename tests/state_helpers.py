@@ -19,7 +19,9 @@ def fingerprint(game: Game) -> Any:
             return ("set", tuple(sorted(x, key=repr)))
         if isinstance(x, dict):
             return ("dict", tuple(sorted(((k, conv(v)) for k, v in x.items()), key=repr)))
-        slots = [s for klass in type(x).__mro__ for s in getattr(klass, "__slots__", ())]
+        # a class's attributes: its __slots__ (Python engine) or what mypyc lists for a compiled class
+        slots = [s for klass in type(x).__mro__
+                 for s in getattr(klass, "__slots__", None) or getattr(klass, "__mypyc_attrs__", ())]
         if slots:
             return (type(x).__name__,) + tuple((s, conv(getattr(x, s, None))) for s in slots)
         return x

@@ -18,7 +18,7 @@ import pytest
 from christianity_game import AdjustBadge, Game, IllegalAction, LayCostZone, Pass, PlayCard, Resist, Settings, UseAbility
 from christianity_game.engine.actions import BuyAbility, ChooseAbility, ChooseReward
 from christianity_game.engine.duel import DuelMode
-from christianity_game.engine.game import DuelGame
+from christianity_game.engine.duel import DuelGame
 from duel_helpers import BROAD, E_FILL, IDLE, LEAVEN, R_FILL, SECRET, DuelScenario, special_reward_with_habitual_in_hand
 from scenario import ANCHOR, Scenario, card, cost, res
 

@@ -1,8 +1,8 @@
 """The command line: one Typer app (``christianity-game``, or ``python -m christianity_game``).
 
 Commands: ``play`` (hot-seat and bots in the terminal), ``simulate`` (batches of bot games),
-``cards`` (list the card set, check a user's deck file), ``replay`` (show a saved game) and
-``bench`` (engine speed). Seats are numbered from 1 on the command line and on screen.
+``cards`` (list the card set, check a user's deck file), ``replay`` (show a saved game),
+``bench`` (engine speed) and ``native`` (build the compiled engine). Seats are numbered from 1 on the command line and on screen.
 
 Bad flags and values end with exit code 2 and one line on stderr (never a traceback).
 """
@@ -934,6 +934,27 @@ def bench(
         _fail("the bench module is not available yet", 1)
     result = module.run_bench()
     typer.echo(module.format_bench(result))
+
+
+@app.command()
+def native(
+    verb: Annotated[str, typer.Argument(help="build (compile when the engine's sources changed), status or clean.")] = "status",
+    force: Annotated[bool, typer.Option(help="With build: compile even when the build is up to date.")] = False,
+) -> None:
+    """The native engine: the engine's hot modules compiled with mypyc (optional; scripts/setup.sh
+    builds it). A build is used only while the sources it was built from are unchanged."""
+    from . import native as native_build
+    if verb == "build":
+        try:
+            typer.echo(native_build.build(force=force))
+        except native_build.NativeBuildError as exc:
+            _fail(f"native engine not built: {exc}", 1)
+    elif verb == "status":
+        typer.echo(native_build.status()[1])
+    elif verb == "clean":
+        typer.echo(native_build.clean())
+    else:
+        _fail(f"unknown native command {verb!r}; use build, status or clean")
 
 
 @app.command()

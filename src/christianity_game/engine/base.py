@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .actions import Action
     from .modes import Mode
 
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a game ended: ``winner`` is "righteous" or "evil"; ``reason`` says why."""
@@ -44,6 +45,10 @@ class Result:
 
     def __repr__(self) -> str:
         return f"<Result {self.winner}: {self.reason} (round {self.round})>"
+
+    def __reduce__(self) -> tuple[type[Result], tuple[str, str, int]]:
+        # pickled by its fields, which works compiled too (native.py: frozen and made by __new__)
+        return Result, (self.winner, self.reason, self.round)
 
 
 class GameBase:

@@ -6,7 +6,8 @@ free ability per seat level), S-6 (one level a turn); seats, turn order and draw
 hooks (:mod:`.modes`); the win clocks D-W-R and D-W-E and the turn cap (D-SCORE) are in
 :mod:`.duel_clocks`.
 
-``DuelRules`` are the duel's hooks over the shared rules (``game.DuelGame`` carries them): Evil
+``DuelRules`` are the duel's hooks over the shared rules (``DuelGame`` is the Game class that carries
+them; one line of classes, so the engine compiles with mypyc): Evil
 seats with their own decks play Temptations and Evil Habituals at instant speed; each burst of threats is answered at once by its targets; combos,
 Habitual dominance, Evil micro-rewards and Righteous micro-boosts keep a played Evil side fair;
 both win conditions hold for a full round; there is no round limit.
@@ -28,10 +29,11 @@ from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_r
 from .duel_clocks import DuelClockRules
 from .modes import DUEL_ABILITIES, DuelMode
 from .duel_state import DuelState
+from .game import GAME_CLASSES
 from .duel_view import duel_view, duel_view_part
 from .state import Choice, StackItem, Threat
 
-__all__ = ["DUEL_ABILITIES", "DuelMode", "DuelRules", "DuelState"]
+__all__ = ["DUEL_ABILITIES", "DuelGame", "DuelMode", "DuelRules", "DuelState"]
 
 EVIL_REWARDS = ("draw", "untap", "flip")
 
@@ -40,7 +42,7 @@ RIGHTEOUS_BOOSTS = ("draw", "humility")
 
 
 class DuelRules(DuelClockRules):
-    """The duel's hooks over the shared rules (docs/rules.md, section D); ``game.DuelGame`` is the Game
+    """The duel's hooks over the shared rules (docs/rules.md, section D); ``DuelGame`` is the Game
     class that carries them."""
 
     __slots__ = ()
@@ -587,3 +589,12 @@ class DuelRules(DuelClockRules):
     def duel_view_part(self, key: str) -> Any:
         """One key of :meth:`duel_view` (a lazy seat view builds only what its reader asks)."""
         return duel_view_part(self, key)
+
+
+class DuelGame(DuelRules):
+    """A duel (D-*): the duel's hooks over the shared rules and :class:`~.game.Game`'s public face."""
+
+    __slots__ = ()
+
+
+GAME_CLASSES["duel"] = DuelGame

@@ -1,12 +1,13 @@
 """The duel's win clocks and its end (docs/rules.md, section D): D-W-R (every Righteous seat at L3
 with no Evil Habitual in play for a full round), D-W-E (7 Evil Habituals in play per Evil seat,
 held for a full round, the Righteous side having had its turns) and the turn cap of test games,
-decided by D-SCORE. :class:`~.duel.DuelRules` builds on these rules.
+decided by D-SCORE. :class:`~.duel.DuelRules` builds on these rules, over the shared
+:class:`~.game.Game`.
 """
 
 from __future__ import annotations
 
-from .flow import FlowRules
+from .game import Game
 
 EVIL_HABITUALS_PER_SEAT = 7   # D-W-E
 #: the events that go with every change to what the win clocks read: Maturity raised (S-5) or set
@@ -14,7 +15,7 @@ EVIL_HABITUALS_PER_SEAT = 7   # D-W-E
 CLOCK_EVENTS = ("maturity", "manual", "took_hold", "habitual_broken")
 
 
-class DuelClockRules(FlowRules):
+class DuelClockRules(Game):
     """The duel's win clocks (D-W-R, D-W-E) and the turn cap (D-SCORE)."""
 
     __slots__ = ()

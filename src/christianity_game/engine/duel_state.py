@@ -6,8 +6,11 @@ hand for cheap clones; the rules that change it are in :mod:`.duel`.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
 
 
+
+@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class DuelState:
     """What a duel tracks besides the shared state: chains, tallies, rewards, clocks."""
 

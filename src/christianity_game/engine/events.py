@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
 
+
+@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Event:
     """One thing that happened (``kind``) with its details.
 

@@ -14,14 +14,13 @@ records), S-8 (manual adjustment), Z-4 and the opening hand (DECISION) at the de
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Self, cast
+from typing import Any, Iterable, Mapping, Self, cast
 
 from ..cards.loader import CardSet, load_texts, starter_set
 from . import versions
 from .actions import TABLE_ACTIONS, Action, IllegalAction, action_from_json
 from .base import Result
 from .numbers import ABILITIES, ABILITY_PRICE, HIGH_TIER, MAX_HUMILITY, MAX_MATURITY
-from .duel import DuelRules
 from .events import Event
 from .table import TableRules
 from .modes import mode_by_name
@@ -35,10 +34,22 @@ from .seatview import SeatView
 from .state import Seat, State
 from .view import make_view
 
-__all__ = ["ABILITIES", "ABILITY_PRICE", "HIGH_TIER", "MAX_HUMILITY", "MAX_MATURITY", "DuelGame", "Game", "Result"]
+__all__ = ["ABILITIES", "ABILITY_PRICE", "HIGH_TIER", "MAX_HUMILITY", "MAX_MATURITY", "Game", "Result"]
 
 DEFAULT_RIGHTEOUS_DECKS = ("shepherd", "watchman", "servant")
 DEFAULT_EVIL_DECK = "evil"
+
+
+def check_start(mode: object, lineup: object, seed: object) -> None:
+    """A ValueError naming the field when a game's mode, lineup or seed has the wrong type. Asked
+    before the values reach typed code: compiled (the native engine), typed code refuses a wrong
+    type with a TypeError that names no field, and takes True for 1."""
+    if not isinstance(mode, str):
+        raise ValueError(f"mode must be a name (coop, solo, duel), not {mode!r}")
+    if not isinstance(lineup, str):
+        raise ValueError(f"lineup must be text such as 'RR' or 'ER', not {lineup!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"seed must be a whole number, not {seed!r}")
 
 
 def _listed(action: object, actions: list[Action]) -> bool:
@@ -82,17 +93,12 @@ class Game(TableRules):
     @classmethod
     def _blank(cls, mode: str, lineup: str, seed: int, settings: Settings | None, card_set: CardSet | None,
                extra_deck_texts: Iterable[tuple[str, str]], rules: int | None = None) -> Self:
-        if not isinstance(mode, str):
-            raise ValueError(f"mode must be a name (coop, solo, duel), not {mode!r}")
-        if not isinstance(lineup, str):
-            raise ValueError(f"lineup must be text such as 'RR' or 'ER', not {lineup!r}")
+        check_start(mode, lineup, seed)
         mode_obj = mode_by_name(mode)
         game = cast(Self, GAME_CLASSES[mode_obj.name]())   # the mode's class, whichever class asked
         game.mode = mode_obj
         lineup = lineup.upper()
         game.mode.check_lineup(lineup)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be a whole number, not {seed!r}")
         game.lineup = lineup
         game.seed = seed
         if rules is None:
@@ -331,7 +337,7 @@ class Game(TableRules):
         return make_record(self)
 
     @classmethod
-    def from_record(cls, record: dict[str, Any], upto: int | None = None) -> "Game":
+    def from_record(cls, record: Mapping[str, Any], upto: int | None = None) -> "Game":
         """The game a record describes, every action (or the first ``upto``) re-applied and checked.
 
         The record's head is checked first (:func:`.record.check_record`): a record under rules this
@@ -348,11 +354,12 @@ class Game(TableRules):
         return game
 
     @classmethod
-    def start_from_record(cls, record: dict[str, Any]) -> "Game":
+    def start_from_record(cls, record: Mapping[str, Any]) -> "Game":
         """The game a record describes, before any of its actions (its head checked first)."""
         rules = check_record(record)
         cards, deck_files = record_cards(record)
         try:
+            check_start(record["mode"], record["lineup"], record["seed"])
             settings = Settings.from_dict(record["settings"])
             if record.get("position") is not None:
                 game = cls.from_position(record["position"], mode=record["mode"], lineup=record["lineup"],
@@ -424,11 +431,7 @@ class Game(TableRules):
 
 
 
-class DuelGame(DuelRules, Game):
-    """A duel (D-*): the duel's hooks (engine/duel.py) over the shared rules."""
-
-    __slots__ = ()
-
-
-#: The Game class that carries each mode's hooks (variants as subclasses, like python-chess).
-GAME_CLASSES: dict[str, type[Game]] = {"coop": Game, "solo": Game, "duel": DuelGame}
+#: The Game class that carries each mode's hooks (variants as subclasses, like python-chess). The
+#: duel's class, :class:`~.duel.DuelGame`, builds on ``Game`` and adds itself here when
+#: engine/duel.py is imported (the package's ``__init__`` imports it).
+GAME_CLASSES: dict[str, type[Game]] = {"coop": Game, "solo": Game}

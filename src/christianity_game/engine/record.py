@@ -15,7 +15,7 @@ set of that time, which is kept frozen for them (``cards/history/starter-2026-11
 from __future__ import annotations
 
 import pickle
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..cards.loader import CardFileError, CardSet, load_texts
 from ..cards.pinning import historic_starter_set, pin_cards, unpin_cards
@@ -94,7 +94,7 @@ def check_record(record: Any) -> int:
     return rules
 
 
-def record_cards(record: dict[str, Any]) -> tuple[CardSet, tuple[tuple[str, str], ...]]:
+def record_cards(record: Mapping[str, Any]) -> tuple[CardSet, tuple[tuple[str, str], ...]]:
     """The card set a record was played with, and its user deck files (name, TOML)."""
     raw_files = record.get("deck_files") or []
     if not isinstance(raw_files, list) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in raw_files):

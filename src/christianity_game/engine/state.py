@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ..cards.model import Effect
 from .rng import Rng
 
@@ -20,6 +22,7 @@ PHASE_OF_STEP = {
 }
 
 
+@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Seat:
     """One seat: its side, badges and zones, and what it did this turn."""
 
@@ -67,6 +70,7 @@ class Seat:
         return s
 
 
+@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Threat:
     """A Temptation or Evil Habitual played at a seat and not yet resisted or failed."""
 
@@ -86,6 +90,7 @@ class Threat:
         return Threat(self.uid, self.target, self.by, self.resistance, self.paid)
 
 
+@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class StackItem:
     """Something on the stack: a played card, a paid boost, or a failed threat resolving."""
 
@@ -117,6 +122,7 @@ class StackItem:
         return s
 
 
+@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Offer:
     """An open boost offer for one card (P-2..P-5). Active while the stack is ``depth`` deep."""
 
@@ -138,6 +144,7 @@ class Offer:
         return Offer(self.uid, self.controller, self.fast, self.depth, self.to_seat, self.taken)
 
 
+@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Ctx:
     """Who an effect is about: ``me`` (who=self), ``mate`` (who=teammate), ``target`` (threats)."""
 
@@ -156,6 +163,7 @@ class Ctx:
         return f"<Ctx me={self.me} mate={self.mate} target={self.target}>"
 
 
+@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Choice:
     """An open choice for one seat: pick ``count`` options (or fewer, down to ``minimum``)."""
 
@@ -177,6 +185,7 @@ class Choice:
         return Choice(self.seat, self.purpose, self.options[:], self.count, self.minimum, self.data)
 
 
+@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class State:
     """Everything that changes during a game. Owned by :class:`~christianity_game.engine.game.Game`."""
 

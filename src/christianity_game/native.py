@@ -1,0 +1,159 @@
+"""The native engine: the rules engine's hot modules compiled to C with mypyc, an optional build.
+
+The engine is plain, typed Python and complete without this. Because it is ``mypy --strict`` clean,
+mypyc can compile the same source files into C extension modules that run the same rules about
+twice as fast (the move generator, the flow, payments, the stack, the duel's hooks: every module
+in :data:`NATIVE_MODULES`). ``scripts/setup.sh`` builds it (``christianity-game native build``) into
+``engine/_native/``, with a stamp of the source files it was built from.
+
+When the package is imported, ``engine/__init__`` puts that folder first on the engine's import
+path only when the build can be trusted: every ``.py`` file of ``engine/`` and ``cards/`` is byte
+for byte the one it was built from (a build from older sources is never used: an edit takes effect
+at once, in plain Python, until the next build) and the environment variable
+``CHRISTIANITY_GAME_ENGINE`` is not ``python``. :data:`christianity_game.engine.BUILD` says which
+engine runs ("native" or "python"); :func:`status` says why.
+
+Commands: ``christianity-game native build [--force]`` (compile when the sources changed),
+``christianity-game native status`` (which engine the next import uses, and why), ``christianity-game
+native clean`` (remove the build).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+ENGINE = PACKAGE / "engine"
+#: where the compiled modules live (ignored by git; made by ``build``)
+NATIVE_DIR = ENGINE / "_native"
+STAMP = "SOURCES.sha256"
+#: the environment variable that turns the native engine off ("python") for one process
+SWITCH = "CHRISTIANITY_GAME_ENGINE"
+#: the name mypyc gives the shared library of the compiled modules (``<group>__mypyc``)
+GROUP = "christianity_game.engine.compiled"
+
+#: The engine modules compiled, all on the path of every action. Left in Python: actions and
+#: settings (dataclasses whose defaults mypyc's native classes read differently), rng (a mypyc
+#: internal error), and what runs once a game or once a view (positions, records, replay, views,
+#: determinize), which gain little.
+NATIVE_MODULES = (
+    "numbers", "events", "state", "duel_state", "modes", "base", "costs", "abilities", "badges",
+    "effects", "stack", "legal", "coop", "flow", "table", "game", "duel_clocks", "duel",
+)
+
+
+class NativeBuildError(RuntimeError):
+    """The native engine could not be built (the Python engine is used; nothing else changes)."""
+
+
+def source_fingerprint() -> str:
+    """SHA-256 of every ``.py`` file under ``engine/`` and ``cards/`` (names and bytes) and of the
+    Python version: what a build is valid for. Compiled code inlines what it knows of the modules
+    it imports, so any change in them makes the build stale, not only a change in the compiled ones."""
+    digest = hashlib.sha256(sys.version.encode())
+    for folder in (ENGINE, PACKAGE / "cards"):
+        for path in sorted(folder.glob("*.py")):
+            digest.update(f"\0{folder.name}/{path.name}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def status() -> tuple[bool, str]:
+    """Whether the next import may use the native engine, and why (or why not)."""
+    if os.environ.get(SWITCH, "").strip().lower() == "python":
+        return False, f"{SWITCH}=python: the Python engine"
+    stamp = NATIVE_DIR / STAMP
+    if not stamp.is_file():
+        return False, "no native build (scripts/setup.sh makes one): the Python engine"
+    try:
+        built_for = stamp.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return False, "the native build's stamp cannot be read: the Python engine"
+    if built_for != source_fingerprint():
+        return False, ("the native build is older than the engine's sources (scripts/setup.sh or "
+                       "`christianity-game native build` builds it again): the Python engine")
+    return True, f"native engine (mypyc) built from these sources, in {NATIVE_DIR}"
+
+
+def attach(engine_path: list[str]) -> str:
+    """Put the native build first on the engine package's ``__path__`` when :func:`status` allows;
+    "native" or "python". Called once, by ``engine/__init__``, before any engine module loads."""
+    usable, _why = status()
+    if not usable:
+        return "python"
+    engine_path.insert(0, str(NATIVE_DIR))
+    return "native"
+
+
+def build(force: bool = False, log: Path | None = None) -> str:
+    """Compile :data:`NATIVE_MODULES` with mypyc into :data:`NATIVE_DIR` unless a build of these
+    very sources is there already (``force``: build anyway). The compiler's output goes to ``log``
+    (by default a file in the build folder); a failure raises :class:`NativeBuildError` with its
+    last lines. What it did, in words."""
+    fingerprint = source_fingerprint()
+    stamp = NATIVE_DIR / STAMP
+    if not force and stamp.is_file() and stamp.read_text(encoding="ascii").strip() == fingerprint:
+        return f"the native engine is up to date ({NATIVE_DIR})"
+    try:
+        import mypyc.build  # noqa: F401  (only to say clearly what is missing)
+        import setuptools  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError as exc:
+        raise NativeBuildError(f"the native engine needs mypyc (the mypy package) and setuptools: {exc}") from None
+    with tempfile.TemporaryDirectory(prefix="christianity-native-") as tmp:
+        work = Path(tmp)
+        log_path = log or work / "build.log"
+        with open(log_path, "w", encoding="utf-8") as out:
+            # a child process: the C compiler's output goes to the log, and a crash of the
+            # compiler leaves this process (and the installed build) as it was
+            done = subprocess.run([sys.executable, "-c", _CHILD, str(work)],
+                                  stdout=out, stderr=subprocess.STDOUT, cwd=PACKAGE.parent, check=False)
+        if done.returncode != 0:
+            tail = "".join(log_path.read_text(encoding="utf-8", errors="replace").splitlines(True)[-25:])
+            raise NativeBuildError(f"mypyc failed (exit {done.returncode}); the Python engine stays in use:\n{tail}")
+        built = sorted((work / "lib" / "christianity_game" / "engine").glob("*.so"))
+        if len(built) < len(NATIVE_MODULES) + 1:
+            raise NativeBuildError(f"mypyc made {len(built)} modules, expected {len(NATIVE_MODULES) + 1}")
+        fresh = NATIVE_DIR.with_name("_native.new")
+        shutil.rmtree(fresh, ignore_errors=True)
+        fresh.mkdir()
+        for path in built:
+            shutil.copy2(path, fresh / path.name)
+        (fresh / STAMP).write_text(fingerprint + "\n", encoding="ascii")
+        # the stamp is written last and the folder swapped in whole: a half-made build is never used
+        shutil.rmtree(NATIVE_DIR, ignore_errors=True)
+        fresh.rename(NATIVE_DIR)
+    return f"built the native engine ({len(NATIVE_MODULES)} modules) in {NATIVE_DIR}"
+
+
+def clean() -> str:
+    """Remove the native build (the Python engine is used from the next import)."""
+    shutil.rmtree(NATIVE_DIR, ignore_errors=True)
+    return f"removed {NATIVE_DIR}"
+
+
+_CHILD = "import sys; from christianity_game.native import compile_into; compile_into(sys.argv[1])"
+
+
+def compile_into(work: str | Path) -> None:
+    """What :func:`build` runs in a child process: mypyc's C code for :data:`NATIVE_MODULES`,
+    compiled by setuptools, all in the folder ``work`` (installed by :func:`build`)."""
+    work = Path(work)
+    from mypyc.build import mypycify
+    from setuptools import Distribution
+
+    os.chdir(PACKAGE.parent)   # mypy names each module by its path from here (christianity_game.engine.x)
+    paths = [f"christianity_game/engine/{name}.py" for name in NATIVE_MODULES]
+    extensions = mypycify(["--cache-dir", str(work / "mypy-cache"), *paths], opt_level="3",
+                          group_name=GROUP, target_dir=str(work / "c"))
+    dist = Distribution({"name": "christianity-game-native", "ext_modules": extensions})
+    command = dist.get_command_obj("build_ext")
+    command.build_lib = str(work / "lib")
+    command.build_temp = str(work / "tmp")
+    command.parallel = os.cpu_count() or 1
+    dist.run_command("build_ext")
