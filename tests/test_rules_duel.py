@@ -17,8 +17,7 @@ import pytest
 
 from christianity_game import AdjustBadge, Game, IllegalAction, LayCostZone, Pass, PlayCard, Resist, Settings, UseAbility
 from christianity_game.engine.actions import BuyAbility, ChooseAbility, ChooseReward
-from christianity_game.engine.duel import DuelMode
-from christianity_game.engine.duel import DuelGame
+from christianity_game.engine.duel import DuelGame, DuelMode
 from duel_helpers import BROAD, E_FILL, IDLE, LEAVEN, R_FILL, SECRET, DuelScenario, special_reward_with_habitual_in_hand
 from scenario import ANCHOR, Scenario, card, cost, res
 
@@ -1521,11 +1520,15 @@ def test_D_W_E_reached_during_a_righteous_turn_the_side_still_gets_a_full_next_t
 
 
 class _LooksEveryTime(DuelGame):
-    """A duel whose win clocks are looked at on every pass of the flow, changed or not."""
+    """A duel whose win clocks are looked at on every pass of the flow, changed or not. A Python
+    subclass: only the Python engine calls its override (the native build calls its own method),
+    so the test below runs it under the Python engine and counts the looks."""
 
     __slots__ = ()
+    looks = 0
 
     def _check_clocks(self) -> None:
+        _LooksEveryTime.looks += 1
         self._clock_inputs = -1
         super()._check_clocks()
 
@@ -1535,10 +1538,26 @@ def test_D_W_R_D_W_E_clocks_looked_at_only_after_a_change_they_read_are_as_if_lo
     """D-W-R, D-W-E: the win clocks are looked at again only after an event that changes what they
     read (Maturity, Evil Habituals held or in the field: duel_clocks.CLOCK_EVENTS). Random games, with
     Maturity also set by hand now and then (S-8), played side by side with a copy that looks every
-    time: the same clocks at every decision, the same decisions, the same result."""
+    time: the same clocks at every decision, the same decisions, the same result. A property of the
+    rules' source, checked on the Python engine (a child process when this one runs the native
+    build, which test_native.py shows plays the same games)."""
+    import os
+    import subprocess
+    import sys
+
+    import christianity_game.engine as engine
+
+    if engine.BUILD != "python":
+        env = dict(os.environ, CHRISTIANITY_GAME_ENGINE="python")
+        test = f"{__file__}::test_D_W_R_D_W_E_clocks_looked_at_only_after_a_change_they_read_are_as_if_looked_at_always[{lineup}]"
+        done = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:randomly", "-p", "no:xdist", test],
+                              env=env, capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:] + done.stderr[-2000:]
+        return
     import random
 
     armed = 0
+    _LooksEveryTime.looks = 0
     for seed in range(6):
         rnd = random.Random(seed)
         g = Game.new(mode="duel", lineup=lineup, seed=seed, settings=Settings(max_turns=80), log=False)
@@ -1556,6 +1575,7 @@ def test_D_W_R_D_W_E_clocks_looked_at_only_after_a_change_they_read_are_as_if_lo
             always.apply(action)
         assert g.result == always.result and g.result is not None
     assert armed > 0   # some clock was armed along the way: the comparison saw both states
+    assert _LooksEveryTime.looks > 1000   # the copy did look every time (its override ran)
 
 
 # =============================================================================================

@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 from .engine.game import Game
 from .engine.settings import Settings
+from .native import engine_build
 
 LINEUPS: dict[int, tuple[str, str]] = {1: ("solo", "R"), 2: ("coop", "RR"), 3: ("coop", "RRR"),
                                        4: ("coop", "RRRR"), 5: ("coop", "RRRRR"), 6: ("coop", "RRRRRR")}
@@ -156,6 +157,7 @@ def run_bench(seats_list: Sequence[int] = (1, 2, 4), seconds: float = 1.0, repea
         "python": sys.version.split()[0],
         "implementation": platform.python_implementation(),
         "machine": platform.machine(),
+        "engine": engine_build(),
         "seconds": seconds,
         "repeats": repeats,
         "seed": seed,
@@ -177,6 +179,7 @@ def format_bench(result: dict[str, Any]) -> str:
             f"{'us/act chk':>10} {'us/legal':>8} {'us/clone':>8} {'':>5} {'clone max':>9}")
     lines = [f"Engine bench: Python {result['python']} ({result['implementation']}, {result['machine']}), "
              f"median of {result['repeats']} runs, {result['seconds']:g} s per loop",
+             f"engine: {result['engine']}",
              f"targets: <= {t_act:g} us per action (legal-action enumeration included), <= {t_clone:g} us per clone",
              "", head, "-" * len(head)]
     for r in result["rows"]:

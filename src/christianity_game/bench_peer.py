@@ -25,6 +25,10 @@ ratio (the median, over our runs, of each one's cost over that of the peer's run
 moves less with the machine's load. The load average is printed at the start and the end. Targets (issue 9): ours at most 0.6x the peer's cost
 per action in co-op RR, at most 0.75x in duel ER.
 
+Our engine runs as this process has it: the native build (the engine's hot modules compiled with
+mypyc, :mod:`christianity_game.native`) when scripts/setup.sh made it, else the Python engine; the
+output says which. ``CHRISTIANITY_GAME_ENGINE=python`` measures the Python engine.
+
 OpenSpiel is the optional ``bench`` extra: ``pip install 'christianity-game[bench]'``.
 """
 
@@ -40,6 +44,7 @@ from typing import Any, Sequence
 
 from .engine.game import Game
 from .engine.settings import Settings
+from .native import engine_build
 
 PEERS = ("block_dominoes",)
 #: (label, mode, line-up, target ratio ours / peer)
@@ -178,6 +183,7 @@ def run_peer_bench(against: str = "block_dominoes", seconds: float = 2.0, repeat
         "python": sys.version.split()[0],
         "implementation": platform.python_implementation(),
         "machine": platform.machine(),
+        "engine": engine_build(),
         "peer": against,
         "peer_version": _peer_version(),
         "seconds": seconds,
@@ -212,6 +218,7 @@ def format_peer_bench(result: dict[str, Any]) -> str:
         f"CPU time, median of {result['repeats']} interleaved runs ({result['seconds'] / result['repeats']:g} s each)",
         "checked apply on both sides; game creation and legal-action enumeration included; "
         "the peer's chance actions (the deal) count as actions",
+        f"our engine: {result['engine']} (CHRISTIANITY_GAME_ENGINE=python runs the Python engine)",
         f"load average (1, 5, 15 min): start {result['load_start']}, end {result['load_end']}",
         "",
         f"{'game':<22} {'games':>6} {'actions':>8} {'us/action':>10} {'ours/peer':>10} {'target':>7}",

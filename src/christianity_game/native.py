@@ -91,6 +91,14 @@ def attach(engine_path: list[str]) -> str:
     return "native"
 
 
+def engine_build() -> str:
+    """Which engine this process runs, in words (benches print it beside their figures)."""
+    from . import engine
+    if engine.BUILD == "native":
+        return f"native (the mypyc build of {len(NATIVE_MODULES)} engine modules)"
+    return f"python ({status()[1]})"
+
+
 def build(force: bool = False, log: Path | None = None) -> str:
     """Compile :data:`NATIVE_MODULES` with mypyc into :data:`NATIVE_DIR` unless a build of these
     very sources is there already (``force``: build anyway). The compiler's output goes to ``log``

@@ -6,11 +6,8 @@ hand for cheap clones; the rules that change it are in :mod:`.duel`.
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
 
 
-
-@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class DuelState:
     """What a duel tracks besides the shared state: chains, tallies, rewards, clocks."""
 
@@ -20,7 +17,7 @@ class DuelState:
                  "answer_head", "answering", "r_clock", "e_clock", "e_righteous_turns", "replace_spent",
                  "finale", "seat_level_rewarded", "counts")
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, seats: int = 0) -> None:   # no arguments: see state.py
         self.chain_count = 0
         self.chain_last: int | None = None
         self.chain_target: int | None = None

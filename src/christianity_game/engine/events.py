@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mypy_extensions import mypyc_attr
 
-
-@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Event:
     """One thing that happened (``kind``) with its details.
 
@@ -24,7 +21,7 @@ class Event:
 
     __slots__ = ("state_id", "kind", "seat", "card", "uid", "private_to", "data")
 
-    def __init__(self, state_id: int, kind: str, seat: int | None = None, card: str | None = None,
+    def __init__(self, state_id: int = 0, kind: str = "", seat: int | None = None, card: str | None = None,
                  uid: int | None = None, private_to: int | None = None, data: dict[str, Any] | None = None) -> None:
         self.state_id = state_id
         self.kind = kind

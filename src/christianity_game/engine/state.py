@@ -3,13 +3,14 @@
 Cards are small integers (``uid``), indexes into the game's immutable card table. Every zone is
 a list of uids, and each uid is in exactly one zone. ``clone`` copies lists and sets by hand
 (never ``copy.deepcopy``): search bots clone thousands of states per move.
+
+Every class here can be made with no arguments: compiled (the native engine, ``native.py``),
+``Cls.__new__(Cls)`` and unpickling call ``__init__`` so before the attributes are set.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from mypy_extensions import mypyc_attr
 
 from ..cards.model import Effect
 from .rng import Rng
@@ -22,14 +23,13 @@ PHASE_OF_STEP = {
 }
 
 
-@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Seat:
     """One seat: its side, badges and zones, and what it did this turn."""
 
     __slots__ = ("side", "humility", "maturity", "hand", "deck", "cost_zone", "in_play", "held",
                  "discard", "gained", "levels_this_turn", "speed_used", "love_to", "laid", "deck_id")
 
-    def __init__(self, side: str, deck_id: str = "") -> None:
+    def __init__(self, side: str = "righteous", deck_id: str = "") -> None:
         self.side = side
         self.deck_id = deck_id
         self.humility = 3 if side == "righteous" else 0
@@ -70,13 +70,12 @@ class Seat:
         return s
 
 
-@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Threat:
     """A Temptation or Evil Habitual played at a seat and not yet resisted or failed."""
 
     __slots__ = ("uid", "target", "by", "resistance", "paid")
 
-    def __init__(self, uid: int, target: int, by: int | None, resistance: int, paid: int = 0) -> None:
+    def __init__(self, uid: int = 0, target: int = 0, by: int | None = None, resistance: int = 0, paid: int = 0) -> None:
         self.uid = uid
         self.target = target
         self.by = by              # the Evil seat that played it; None: the co-op Evil deck
@@ -90,14 +89,13 @@ class Threat:
         return Threat(self.uid, self.target, self.by, self.resistance, self.paid)
 
 
-@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class StackItem:
     """Something on the stack: a played card, a paid boost, or a failed threat resolving."""
 
     __slots__ = ("kind", "uid", "controller", "to_seat", "threat", "boost", "amplify", "redirect_to",
                  "fast_done", "by")
 
-    def __init__(self, kind: str, uid: int, controller: int, to_seat: int | None = None,
+    def __init__(self, kind: str = "card", uid: int = 0, controller: int = 0, to_seat: int | None = None,
                  threat: int | None = None, boost: int | None = None) -> None:
         self.kind = kind            # "card" | "boost" | "threat"
         self.uid = uid
@@ -122,13 +120,12 @@ class StackItem:
         return s
 
 
-@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Offer:
     """An open boost offer for one card (P-2..P-5). Active while the stack is ``depth`` deep."""
 
     __slots__ = ("uid", "controller", "fast", "taken", "depth", "to_seat")
 
-    def __init__(self, uid: int, controller: int, fast: bool, depth: int, to_seat: int | None,
+    def __init__(self, uid: int = 0, controller: int = 0, fast: bool = False, depth: int = 0, to_seat: int | None = None,
                  taken: tuple[int, ...] = ()) -> None:
         self.uid = uid
         self.controller = controller
@@ -144,14 +141,13 @@ class Offer:
         return Offer(self.uid, self.controller, self.fast, self.depth, self.to_seat, self.taken)
 
 
-@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Ctx:
     """Who an effect is about: ``me`` (who=self), ``mate`` (who=teammate), ``target`` (threats)."""
 
     __slots__ = ("me", "mate", "target", "amplify", "source", "controller")
 
-    def __init__(self, me: int, mate: int | None, target: int | None, amplify: int, source: int,
-                 controller: int) -> None:
+    def __init__(self, me: int = 0, mate: int | None = None, target: int | None = None, amplify: int = 0, source: int = 0,
+                 controller: int = 0) -> None:
         self.me = me
         self.mate = mate
         self.target = target
@@ -163,17 +159,16 @@ class Ctx:
         return f"<Ctx me={self.me} mate={self.mate} target={self.target}>"
 
 
-@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class Choice:
     """An open choice for one seat: pick ``count`` options (or fewer, down to ``minimum``)."""
 
     __slots__ = ("seat", "purpose", "options", "count", "minimum", "data")
 
-    def __init__(self, seat: int, purpose: str, options: list[int], count: int, minimum: int,
-                 data: Any = None) -> None:
+    def __init__(self, seat: int = 0, purpose: str = "", options: list[int] | None = None, count: int = 0,
+                 minimum: int = 0, data: Any = None) -> None:
         self.seat = seat
         self.purpose = purpose      # overflow | discard | search | deliverance
-        self.options = options
+        self.options: list[int] = [] if options is None else options
         self.count = count
         self.minimum = minimum
         self.data = data
@@ -185,7 +180,6 @@ class Choice:
         return Choice(self.seat, self.purpose, self.options[:], self.count, self.minimum, self.data)
 
 
-@mypyc_attr(serializable=True)   # made by __new__ and pickled like a Python class when compiled (native.py)
 class State:
     """Everything that changes during a game. Owned by :class:`~christianity_game.engine.game.Game`."""
 
@@ -195,7 +189,7 @@ class State:
                  "failed", "resisted_total", "failed_total", "field", "tapped", "face_up", "clearing",
                  "foresight", "result", "state_id", "pile_info", "duel", "last_chance")
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int = 0) -> None:
         self.seats: list[Seat] = []
         self.rng = Rng(seed)
         self.round = 1
