@@ -218,7 +218,8 @@ def format_peer_bench(result: dict[str, Any]) -> str:
         f"CPU time, median of {result['repeats']} interleaved runs ({result['seconds'] / result['repeats']:g} s each)",
         "checked apply on both sides; game creation and legal-action enumeration included; "
         "the peer's chance actions (the deal) count as actions",
-        f"our engine: {result['engine']} (CHRISTIANITY_GAME_ENGINE=python runs the Python engine)",
+        f"our engine: {result['engine']}"
+        + (" (CHRISTIANITY_GAME_ENGINE=python runs the Python engine)" if result["engine"].startswith("native") else ""),
         f"load average (1, 5, 15 min): start {result['load_start']}, end {result['load_end']}",
         "",
         f"{'game':<22} {'games':>6} {'actions':>8} {'us/action':>10} {'ours/peer':>10} {'target':>7}",

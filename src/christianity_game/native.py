@@ -40,8 +40,8 @@ GROUP = "christianity_game.engine.compiled"
 
 #: The engine modules compiled, all on the path of every action. Left in Python: actions and
 #: settings (dataclasses whose defaults mypyc's native classes read differently), rng (a mypyc
-#: internal error), and what runs once a game or once a view (positions, records, replay, views,
-#: determinize), which gain little.
+#: internal error), the views (a trial build with seatview, view, duel_view and determinize
+#: crashed in the view bench) and what runs once a game (positions, records, replay).
 NATIVE_MODULES = (
     "numbers", "events", "state", "duel_state", "modes", "base", "costs", "abilities", "badges",
     "effects", "stack", "legal", "coop", "flow", "table", "game", "duel_clocks", "duel",
