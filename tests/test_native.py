@@ -121,3 +121,43 @@ def test_a_game_pickles_at_any_moment(mode: str, lineup: str) -> None:
         copy = pickle.loads(pickle.dumps(game))
         assert copy.result == game.result and copy.result is not None
     assert copies > 10
+
+
+def test_the_native_command_says_what_the_next_import_uses(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``christianity-game native status`` prints the reason; an unknown verb is refused with exit
+    code 2 and words; ``build`` with an up-to-date stamp builds nothing and says so."""
+    from typer.testing import CliRunner
+
+    from christianity_game.cli import app
+
+    runner = CliRunner()
+    status = runner.invoke(app, ["native", "status"])
+    assert status.exit_code == 0 and status.stdout.strip() == native.status()[1]
+    wrong = runner.invoke(app, ["native", "compile"])
+    assert wrong.exit_code == 2 and "unknown native command 'compile'" in wrong.stderr
+    monkeypatch.setattr(native, "NATIVE_DIR", tmp_path)
+    (tmp_path / native.STAMP).write_text(native.source_fingerprint() + "\n", encoding="ascii")
+    built = runner.invoke(app, ["native", "build"])
+    assert built.exit_code == 0 and "up to date" in built.stdout
+
+
+def test_a_failed_build_leaves_the_installed_build_alone(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A compiler failure raises NativeBuildError with the end of the compiler's output, and the
+    build in place (here an old one) is neither removed nor half replaced."""
+    installed = tmp_path / "_native"
+    installed.mkdir()
+    (installed / native.STAMP).write_text("0" * 64 + "\n", encoding="ascii")
+    (installed / "marker.so").write_bytes(b"old build")
+    monkeypatch.setattr(native, "NATIVE_DIR", installed)
+
+    def failing_compiler(args: list[str], stdout: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        assert hasattr(stdout, "write")
+        stdout.write("error: no C compiler here\n")   # type: ignore[attr-defined]
+        return subprocess.CompletedProcess(args, 1)
+
+    monkeypatch.setattr(native.subprocess, "run", failing_compiler)
+    with pytest.raises(native.NativeBuildError, match="no C compiler here"):
+        native.build()
+    assert sorted(p.name for p in installed.iterdir()) == sorted([native.STAMP, "marker.so"])
+    assert (installed / "marker.so").read_bytes() == b"old build"
+    assert not (tmp_path / "_native.new").exists()
