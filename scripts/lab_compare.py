@@ -26,6 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from christianity_game.sim.lab import load_average
+
 ROOT = Path(__file__).resolve().parent.parent
 BEFORE_ISSUE_9 = "b2d9923"
 
@@ -45,13 +47,6 @@ conn.close()
 actions = sum(r[8] for r in rows)   # the "actions" column
 print(json.dumps({"games": run.played, "seconds": seconds, "actions": actions}))
 """
-
-
-def _load() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except (AttributeError, OSError):  # pragma: no cover - not Unix
-        return []
 
 
 def _try(src: Path, mode: str, lineup: str, games: int, db: Path, bots: str) -> dict[str, float]:
@@ -79,12 +74,12 @@ def main() -> None:
         try:
             sides = {"ours": ROOT / "src", "theirs": theirs / "src"}
             tries: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
-            load_before = _load()
+            load_before = load_average()
             for r in range(args.repeats):
                 for name, src in sides.items():
                     db = Path(tmp) / f"{name}-{r}.sqlite"
                     tries[name].append(_try(src, args.mode, args.lineup, args.games, db, args.bots))
-            load_after = _load()
+            load_after = load_average()
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(theirs)], check=False)
     print(f"Lab speed, {args.mode} {args.lineup} x {args.games} games, {args.bots} bots, serial backend; "

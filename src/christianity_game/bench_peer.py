@@ -34,7 +34,6 @@ OpenSpiel is the optional ``bench`` extra: ``pip install 'christianity-game[benc
 
 from __future__ import annotations
 
-import os
 import platform
 import random
 import statistics
@@ -45,6 +44,7 @@ from typing import Any, Sequence
 from .engine.game import Game
 from .engine.settings import Settings
 from .native import engine_build
+from .sim.lab import load_average
 
 PEERS = ("block_dominoes",)
 #: (label, mode, line-up, target ratio ours / peer)
@@ -74,13 +74,6 @@ def load_peer(name: str) -> Any:
         raise PeerUnavailable(f"the {name} comparison needs OpenSpiel, the optional '{EXTRA}' extra: "
                               f"{INSTALL_HINT} ({exc})") from None
     return pyspiel.load_game(f"python_{name}")
-
-
-def _load() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except (AttributeError, OSError):  # pragma: no cover - not Unix
-        return []
 
 
 def ours_run(mode: str, lineup: str, budget_s: float, seed: int) -> dict[str, float]:
@@ -147,7 +140,7 @@ def run_peer_bench(against: str = "block_dominoes", seconds: float = 2.0, repeat
     if seconds <= 0 or repeats < 1:
         raise ValueError("seconds must be positive and repeats at least 1")
     peer = load_peer(against)
-    load_start = _load()
+    load_start = load_average()
     started = time.perf_counter()
     budget = seconds / repeats
     # warm-up: imports, card data, caches
@@ -195,7 +188,7 @@ def run_peer_bench(against: str = "block_dominoes", seconds: float = 2.0, repeat
                      "us_per_action": peer_us, "us_per_decision": med(peer_rows, "decisions")},
         "rows": rows,
         "load_start": load_start,
-        "load_end": _load(),
+        "load_end": load_average(),
         "wall_s": time.perf_counter() - started,
     }
 

@@ -32,6 +32,15 @@ from ..engine.actions import Pass
 from ..engine.settings import Settings
 from .simulate import game_seed, play_one
 
+
+def load_average() -> list[float]:
+    """The machine's load average (1, 5, 15 minutes), rounded; empty where the system has none.
+    Every bench prints it beside its figures: this machine is shared and timings move with it."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):  # pragma: no cover - not Unix
+        return []
+
 #: Duel cells get this turn cap unless the grid sets maxTurns (a duel has no round limit).
 DUEL_TURN_CAP = 200
 #: A game is "locked" when some seat goes this many of its own turns in a row with no option but

@@ -18,16 +18,9 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from .lab import build_grid, code_fingerprint, connect, fetch_rows, parse_axes, run_lab
+from .lab import build_grid, code_fingerprint, connect, fetch_rows, load_average, parse_axes, run_lab
 
 STARTER_LINEUPS = ("ER", "EER", "ERR")
-
-
-def _load() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except (AttributeError, OSError):  # pragma: no cover - not Unix
-        return []
 
 
 def _burn(n: int) -> float:
@@ -69,7 +62,7 @@ def bench_lab(games: int = 100, workers: Sequence[int] = (1, 2), chunk: int = 10
         for r in range(repeat):
             for n in workers:
                 db = Path(tmp) / f"bench-{n}-{r}.sqlite"
-                load_before = _load()
+                load_before = load_average()
                 code = code_fingerprint(fresh=True)
                 t0 = time.perf_counter()
                 run = run_lab(grid, db, backend=backend, workers=n, chunk=chunk)
@@ -81,7 +74,7 @@ def bench_lab(games: int = 100, workers: Sequence[int] = (1, 2), chunk: int = 10
                     reference = rows
                 tries[n].append({"games": run.played, "seconds": round(wall, 2),
                                  "games_per_s": round(run.played / wall, 2), "same_rows": rows == reference,
-                                 "load_before": load_before, "load_after": _load(),
+                                 "load_before": load_before, "load_after": load_average(),
                                  "code": code, "code_after": code_fingerprint(fresh=True)})
     codes = {t[k] for ts in tries.values() for t in ts for k in ("code", "code_after")}
     runs = []

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import statistics
 import time
 from typing import Any, Sequence
@@ -24,18 +23,11 @@ from typing import Any, Sequence
 from ..bots.base import Bot, make_bot
 from ..engine.game import Game
 from ..engine.settings import Settings
-from .lab import CellSpec, build_grid, parse_axes
+from .lab import CellSpec, build_grid, load_average, parse_axes
 from .simulate import game_seed
 
 STARTER_LINEUPS = ("ER", "EER", "ERR")
 PATHS = ("view", "seat_view")
-
-
-def _load() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except (AttributeError, OSError):  # pragma: no cover - not Unix
-        return []
 
 
 def grid_cells(coop: bool = False, seed: int = 1) -> list[CellSpec]:
@@ -89,7 +81,7 @@ def bench_views(games: int = 10, repeat: int = 3, coop: bool = False, seed: int 
     cells = grid_cells(coop, seed)
     play(cells[0], 0, "view")          # warm-up: imports, card data
     play(cells[0], 0, "seat_view")
-    load_before = _load()
+    load_before = load_average()
     runs: dict[str, list[float]] = {p: [] for p in PATHS}
     reference: list[str] | None = None
     same = True
@@ -106,7 +98,7 @@ def bench_views(games: int = 10, repeat: int = 3, coop: bool = False, seed: int 
             "games_per_s": {p: round(rates[p], 2) for p in PATHS},
             "passes": {p: [round(r, 2) for r in runs[p]] for p in PATHS},
             "speedup": round(rates["seat_view"] / rates["view"], 2), "same_actions": same,
-            "load_before": load_before, "load_after": _load()}
+            "load_before": load_before, "load_after": load_average()}
 
 
 def format_views(result: dict[str, Any]) -> str:
