@@ -34,7 +34,7 @@ import pytest
 
 from christianity_game import Game, Settings
 from christianity_game.engine.actions import ChooseReward
-from christianity_game.engine.position import PositionError
+from christianity_game.engine.position_format import PositionError
 from duel_helpers import BROAD, E_FILL, R_FILL, DuelScenario
 from scenario import ANCHOR, FILLER, cost, res
 from state_helpers import fingerprint

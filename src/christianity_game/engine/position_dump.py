@@ -14,7 +14,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Iterable
 
 from ..cards.model import Condition, Effect
-from .position import PHASE_TO_STEP
+from .position_format import PHASE_TO_STEP
 from .state import PHASE_OF_STEP
 
 if TYPE_CHECKING:
