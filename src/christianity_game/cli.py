@@ -985,6 +985,8 @@ def serve(
         _fail(f"the server is not available: {exc}", 1)
     if data is not None and data.exists() and not data.is_dir():
         _fail(f"--data: {data} is not a folder")
+    from .native import engine_build
+    typer.echo(f"rules engine: {engine_build()}", err=True)
     run_server(host=host, port=port, data_dir=str(data) if data is not None else None, bot_delay=bot_delay)
 
 
