@@ -103,7 +103,18 @@ def build(force: bool = False, log: Path | None = None) -> str:
     """Compile :data:`NATIVE_MODULES` with mypyc into :data:`NATIVE_DIR` unless a build of these
     very sources is there already (``force``: build anyway). The compiler's output goes to ``log``
     (by default a file in the build folder); a failure raises :class:`NativeBuildError` with its
-    last lines. What it did, in words."""
+    last lines. What it did, in words. Two builds at once (two set-ups started together) take
+    turns on a lock file; the second then finds the first's build up to date."""
+    with open(NATIVE_DIR.with_name("_native.lock"), "a", encoding="ascii") as lock:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not Unix: no lock
+            return _build(force, log)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build(force, log)
+
+
+def _build(force: bool, log: Path | None) -> str:
     fingerprint = source_fingerprint()
     stamp = NATIVE_DIR / STAMP
     if not force and stamp.is_file() and stamp.read_text(encoding="ascii").strip() == fingerprint:
