@@ -161,3 +161,23 @@ def test_a_failed_build_leaves_the_installed_build_alone(monkeypatch: pytest.Mon
     assert sorted(p.name for p in installed.iterdir()) == sorted([native.STAMP, "marker.so"])
     assert (installed / "marker.so").read_bytes() == b"old build"
     assert not (tmp_path / "_native.new").exists()
+
+
+def test_a_damaged_build_leaves_the_python_engine(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A build whose stamp matches but whose shared library does not load (a damaged file) is not
+    used: attach() leaves the engine's path alone and says why, instead of failing every import."""
+    import importlib.machinery
+
+    monkeypatch.delenv(native.SWITCH, raising=False)
+    monkeypatch.setattr(native, "NATIVE_DIR", tmp_path)
+    monkeypatch.setattr(native, "GROUP", "christianity_game.engine.damaged")
+    monkeypatch.setattr(native, "LOAD_ERROR", None)
+    (tmp_path / native.STAMP).write_text(native.source_fingerprint() + "\n", encoding="ascii")
+    path: list[str] = []
+    assert native.attach(path) == "python" and path == []
+    assert native.LOAD_ERROR is not None and "no damaged__mypyc library" in native.LOAD_ERROR
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (tmp_path / f"damaged__mypyc{suffix}").write_bytes(b"\x7fELF not really a library")
+    assert native.attach(path) == "python" and path == []
+    assert "does not load" in native.LOAD_ERROR
+    assert "christianity_game.engine.damaged__mypyc" not in sys.modules

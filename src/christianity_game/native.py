@@ -21,6 +21,8 @@ native clean`` (remove the build).
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -82,13 +84,45 @@ def status() -> tuple[bool, str]:
 
 
 def attach(engine_path: list[str]) -> str:
-    """Put the native build first on the engine package's ``__path__`` when :func:`status` allows;
-    "native" or "python". Called once, by ``engine/__init__``, before any engine module loads."""
+    """Put the native build first on the engine package's ``__path__`` when :func:`status` allows
+    and its shared library loads; "native" or "python". Called once, by ``engine/__init__``, before
+    any engine module loads: a build that cannot load (a damaged file) leaves the Python engine."""
+    global LOAD_ERROR
     usable, _why = status()
     if not usable:
         return "python"
+    LOAD_ERROR = _load_shared_library()
+    if LOAD_ERROR is not None:
+        return "python"
     engine_path.insert(0, str(NATIVE_DIR))
     return "native"
+
+
+#: why the native build's shared library did not load (None: it did, or was not tried)
+LOAD_ERROR: str | None = None
+
+
+def _load_shared_library() -> str | None:
+    """Load the build's shared library (the compiled code of every module, which each module's small
+    extension imports by name) from :data:`NATIVE_DIR`; None, or why it failed."""
+    name = f"{GROUP}__mypyc"
+    if name in sys.modules:
+        return None
+    short = name.rsplit(".", 1)[-1]
+    paths = [NATIVE_DIR / f"{short}{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES]
+    path = next((p for p in paths if p.is_file()), None)
+    if path is None:
+        return f"the native build has no {short} library for this Python"
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            return f"{path} is not a loadable module"
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except (ImportError, OSError) as exc:
+        return f"the native build does not load ({exc})"
+    sys.modules[name] = module
+    return None
 
 
 def engine_build() -> str:
@@ -96,6 +130,8 @@ def engine_build() -> str:
     from . import engine
     if engine.BUILD == "native":
         return f"native (the mypyc build of {len(NATIVE_MODULES)} engine modules)"
+    if LOAD_ERROR is not None:
+        return f"python ({LOAD_ERROR}: the Python engine)"
     return f"python ({status()[1]})"
 
 
