@@ -1,17 +1,18 @@
 """The native engine: the rules engine's hot modules compiled to C with mypyc, an optional build.
 
 The engine is plain, typed Python and complete without this. Because it is ``mypy --strict`` clean,
-mypyc can compile the same source files into C extension modules that run the same rules about
-twice as fast (the move generator, the flow, payments, the stack, the duel's hooks: every module
-in :data:`NATIVE_MODULES`). ``scripts/setup.sh`` builds it (``christianity-game native build``) into
-``engine/_native/``, with a stamp of the source files it was built from.
+mypyc can compile the same source files into C extension modules that play the same rules about
+2.5 times as fast (README, "Speed"): the move generator, the flow, payments, the stack, the duel's
+hooks, every module in :data:`NATIVE_MODULES`. ``scripts/setup.sh`` builds it (``christianity-game
+native build``) into ``engine/_native/``, with a stamp of the source files it was built from.
 
 When the package is imported, ``engine/__init__`` puts that folder first on the engine's import
 path only when the build can be trusted: every ``.py`` file of ``engine/`` and ``cards/`` is byte
 for byte the one it was built from (a build from older sources is never used: an edit takes effect
-at once, in plain Python, until the next build) and the environment variable
-``CHRISTIANITY_GAME_ENGINE`` is not ``python``. :data:`christianity_game.engine.BUILD` says which
-engine runs ("native" or "python"); :func:`status` says why.
+at once, in plain Python, until the next build), the environment variable
+``CHRISTIANITY_GAME_ENGINE`` is not ``python``, and the build's shared library loads.
+:data:`christianity_game.engine.BUILD` says which engine runs ("native" or "python");
+:func:`engine_build` says why.
 
 Commands: ``christianity-game native build [--force]`` (compile when the sources changed),
 ``christianity-game native status`` (which engine the next import uses, and why), ``christianity-game

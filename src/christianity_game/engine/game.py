@@ -430,8 +430,7 @@ class Game(TableRules):
         """Hook: a mode's extra zones (duel Evil seats' own piles)."""
 
 
-
 #: The Game class that carries each mode's hooks (variants as subclasses, like python-chess). The
 #: duel's class, :class:`~.duel.DuelGame`, builds on ``Game`` and adds itself here when
-#: engine/duel.py is imported (the package's ``__init__`` imports it).
+#: engine/duel.py is imported (``christianity_game/__init__`` imports it).
 GAME_CLASSES: dict[str, type[Game]] = {"coop": Game, "solo": Game}
