@@ -67,16 +67,26 @@ def source_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def _built_for() -> str | None:
+    """The source fingerprint the build in :data:`NATIVE_DIR` was made from ("" when its stamp
+    cannot be read), or None when there is no build."""
+    stamp = NATIVE_DIR / STAMP
+    if not stamp.is_file():
+        return None
+    try:
+        return stamp.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
 def status() -> tuple[bool, str]:
     """Whether the next import may use the native engine, and why (or why not)."""
     if os.environ.get(SWITCH, "").strip().lower() == "python":
         return False, f"{SWITCH}=python: the Python engine"
-    stamp = NATIVE_DIR / STAMP
-    if not stamp.is_file():
+    built_for = _built_for()
+    if built_for is None:
         return False, "no native build (scripts/setup.sh makes one): the Python engine"
-    try:
-        built_for = stamp.read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
+    if not built_for:
         return False, "the native build's stamp cannot be read: the Python engine"
     if built_for != source_fingerprint():
         return False, ("the native build is older than the engine's sources (scripts/setup.sh or "
@@ -153,8 +163,7 @@ def build(force: bool = False, log: Path | None = None) -> str:
 
 def _build(force: bool, log: Path | None) -> str:
     fingerprint = source_fingerprint()
-    stamp = NATIVE_DIR / STAMP
-    if not force and stamp.is_file() and stamp.read_text(encoding="ascii").strip() == fingerprint:
+    if not force and _built_for() == fingerprint:
         return f"the native engine is up to date ({NATIVE_DIR})"
     try:
         import mypyc.build  # noqa: F401  (only to say clearly what is missing)
