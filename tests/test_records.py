@@ -220,7 +220,8 @@ def test_settings_that_are_not_a_table_are_refused(finished: Game, settings: Any
 
 @pytest.mark.parametrize("key,value,word", [
     ("mode", "chess", "chess"), ("mode", None, "mode"), ("lineup", "RX", "lineup"), ("lineup", "RR" * 5, "1 to 6"),
-    ("seed", "7", "seed"), ("seed", True, "seed"), ("seed", None, "seed"), ("decks", ["nope"], "deck"),
+    ("seed", "0x7", "seed"), ("seed", 7.0, "seed"), ("seed", True, "seed"), ("seed", None, "seed"),
+    ("decks", ["nope"], "deck"),
     ("decks", ["shepherd", "nope", "evil"], "nope"), ("decks", 5, ""), ("deck_files", [["a"]], ""),
     ("actions", "abc", "actions"), ("actions", None, "actions"), ("actions", {"0": {}}, "actions"),
 ])

@@ -815,8 +815,8 @@ def test_D_MR_3_a_habitual_taking_hold_is_not_a_failed_temptation() -> None:
     assert s.count("mr_three_failed") == 0 and not s.earned()
 
 
-def finale_scenario(lineup: str = "ER") -> DuelScenario:
-    s = DuelScenario(lineup, phase="main", turn_seat=0)
+def finale_scenario(lineup: str = "ER", **settings: object) -> DuelScenario:
+    s = DuelScenario(lineup, phase="main", turn_seat=0, **settings)
     for i, ch in enumerate(lineup):
         if ch == "E":
             s.hand(i, LEAVEN, IDLE).evil_cz(i, 2).deck(i, *[E_FILL] * 8)
@@ -882,10 +882,10 @@ def test_D_MR_4_every_evil_seat_that_played_into_the_chain_earns() -> None:
     assert [(e.seat, e.data["bonus"]) for e in s.earned()] == [(0, False), (1, False), (0, True), (1, True)]
 
 
-def five_rewards(lineup: str, habitual: bool = True, rules: int | None = None) -> DuelScenario:
+def five_rewards(lineup: str, habitual: bool = True, rules: int | None = None, **settings: object) -> DuelScenario:
     """A turn that earns five micro-rewards or more: (ER) seat 0 plays L, I, L, I at the Righteous
     seat; (EER) seats 0 and 1 alternate. The rewards up to the 5th are taken as "draw"."""
-    s = DuelScenario(lineup, phase="main", turn_seat=0, rules=rules)
+    s = DuelScenario(lineup, phase="main", turn_seat=0, rules=rules, **settings)
     r = lineup.index("R")
     for i, ch in enumerate(lineup):
         if ch == "E":
@@ -1424,8 +1424,8 @@ def test_D_W_R_has_no_round_limit() -> None:
 
 
 def seven_held(lineup: str = "ER", n: int = 7, field: int = 0, r_cost: int = 0, seat: int | None = None,
-               turn_seat: int = 0) -> DuelScenario:
-    s = DuelScenario(lineup, phase="main", turn_seat=turn_seat)
+               turn_seat: int = 0, **settings: object) -> DuelScenario:
+    s = DuelScenario(lineup, phase="main", turn_seat=turn_seat, **settings)
     target = lineup.index("R") if seat is None else seat
     s.held_by(target, 0, *[BROAD] * (n - field)).set(field=[BROAD] * field)
     for i, ch in enumerate(lineup):

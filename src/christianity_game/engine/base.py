@@ -207,6 +207,16 @@ class GameBase:
         evil = st.failed_total + self.evil_habituals_in_play() * 5
         return righteous, evil
 
+    def score_parts(self) -> dict[str, int]:
+        """The numbers :attr:`score` is made of (D-SCORE), for a board that lets a player add them up:
+        ``maturity`` (the Righteous seats' Maturity summed, counted x5), ``resisted`` and ``failed``
+        (every card that ever entered the pile: a refill takes cards out of the piles, never out of
+        the score) and ``evil_habituals`` (in play now, counted x5)."""
+        st = self.state
+        return {"maturity": sum(s.maturity for s in st.seats if s.side == "righteous"),
+                "resisted": st.resisted_total, "failed": st.failed_total,
+                "evil_habituals": self.evil_habituals_in_play()}
+
     def evil_habituals_in_play(self) -> int:
         st = self.state
         n = len(st.field)

@@ -284,7 +284,9 @@ class DuelRules(DuelClockRules):
         st = self.state
         d.plays[seat] += 1
         if st.seats[seat].side == "evil":
-            if d.plays[seat] % 4 == 0:   # D-MR-2
+            n = d.plays[seat]
+            # D-MR-2: every 4th play; the fourPlaysOnce variant: the first 4th only
+            if (n == 4) if self.settings.four_plays_once else (n % 4 == 0):
                 self._count("mr_four_plays")
                 self._earn(seat)
             return
@@ -301,6 +303,11 @@ class DuelRules(DuelClockRules):
     def _earn(self, seat: int, bonus: bool = False) -> None:
         """Queue an Evil micro-reward; every 5th of the turn is special (D-MR-5); same-turn bonus."""
         d = self.state.duel
+        cap = self.settings.reward_cap
+        if cap and d.given[seat] >= cap:   # the rewardCap variant: this seat has had its rewards this turn
+            self._count("mr_capped")
+            return
+        d.given[seat] += 1
         d.rewards += 1
         kind = "special" if d.rewards % 5 == 0 else "evil"
         d.reward_queue.append((seat, kind))
@@ -309,6 +316,8 @@ class DuelRules(DuelClockRules):
         if bonus:
             return
         d.earned[seat] += 1
+        if not self.settings.same_turn_bonus:   # the sameTurnBonus variant off: no D-MR-7 extra
+            return
         evil = self._evil
         if len(evil) == 1:   # D-MR-7: a lone Evil seat, 1 extra per 2 earned
             if d.earned[seat] % 2 == 0:
@@ -516,7 +525,7 @@ class DuelRules(DuelClockRules):
 
     def _after_failed(self, item: StackItem) -> None:
         seats = self.state.duel.finale.pop(item.uid, None)
-        if seats:   # D-MR-4: the free finale got through
+        if seats and self.settings.finale_reward:   # D-MR-4 (the finaleReward variant may turn it off)
             self._count("mr_finale")
             for s in seats:
                 self._earn(s)
@@ -548,6 +557,7 @@ class DuelRules(DuelClockRules):
         d.rewards = 0
         d.earned = [0] * len(d.earned)
         d.bonus_given = [0] * len(d.bonus_given)
+        d.given = [0] * len(d.given)
         d.streak = [0] * len(d.streak)
         d.voided = [False] * len(d.voided)
         d.quiet = False

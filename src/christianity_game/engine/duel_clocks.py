@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .game import Game
 
-EVIL_HABITUALS_PER_SEAT = 7   # D-W-E
+EVIL_HABITUALS_PER_SEAT = 7   # D-W-E as printed (the evilHabituals variant changes it per table)
 #: the events that go with every change to what the win clocks read: Maturity raised (S-5) or set
 #: by hand (S-8), an Evil Habitual taking hold or broken (the field's too)
 CLOCK_EVENTS = ("maturity", "manual", "took_hold", "habitual_broken")
@@ -31,17 +31,43 @@ class DuelClockRules(Game):
         if d.e_clock is not None:
             if st.seats[seat].side == "righteous":
                 d.e_righteous_turns += 1
-            elif d.e_righteous_turns >= len(self._righteous):
+            elif d.e_righteous_turns >= len(self._righteous) * self.settings.evil_hold:   # evilHold variant: N rounds
                 if self.evil_habituals_in_play() >= self.evil_limit():
-                    self._finish("evil", f"{self.evil_limit()} Evil Habituals in play held for a full round")
+                    held = "a full round" if self.settings.evil_hold == 1 else f"{self.settings.evil_hold} rounds"
+                    self._finish("evil", f"{self.evil_limit()} Evil Habituals in play held for {held}")
                     return
+        if self.settings.humility_win and st.turn_index == 0 and st.turn_no > 1:
+            self._judge_humility_pressure()
+            if st.result is not None:
+                return
+        limit = self.settings.round_limit
+        if limit and st.round > limit:   # the roundLimit variant (D-SCORE: the printed duel has none)
+            r, e = self.score
+            self._finish("righteous" if r > e else "evil",
+                         f"round limit {limit} reached: decided on the score at the round limit")
+            return
         cap = self.settings.max_turns
         if cap and st.turn_no > cap:
             r, e = self.score
             self._finish("righteous" if r > e else "evil", f"turn cap {cap} reached: decided by the stalemate score")
 
+    def _judge_humility_pressure(self) -> None:
+        """The humilityWin variant, judged as each round starts (the last one has just ended): Evil
+        wins once every Righteous seat has ended that many rounds in a row at Humility 0."""
+        st = self.state
+        d = st.duel
+        if all(st.seats[i].humility == 0 for i in self._righteous):
+            d.zero_rounds += 1
+        else:
+            d.zero_rounds = 0
+        n = self.settings.humility_win
+        if d.zero_rounds >= n:
+            rounds = "a round" if n == 1 else f"{n} rounds in a row"
+            self._finish("evil", f"every Righteous seat ended {rounds} at Humility 0")
+
     def evil_limit(self) -> int:
-        return EVIL_HABITUALS_PER_SEAT * len(self._evil)
+        """D-W-E: Evil Habituals in play for the Evil win (7 a seat as printed; the evilHabituals variant)."""
+        return self.settings.evil_habituals * len(self._evil)
 
     def _righteous_clean(self) -> bool:
         return self._all_l3() and self.evil_habituals_in_play() == 0

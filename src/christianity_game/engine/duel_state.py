@@ -15,7 +15,7 @@ class DuelState:
                  "failed_temptations", "rewards", "earned", "bonus_given", "reward_queue", "flagged",
                  "phase_plays", "phase_key", "streak", "voided", "evil_window", "quiet", "answer",
                  "answer_head", "answering", "r_clock", "e_clock", "e_righteous_turns", "replace_spent",
-                 "finale", "seat_level_rewarded", "counts")
+                 "finale", "seat_level_rewarded", "counts", "given", "zero_rounds")
 
     def __init__(self, seats: int = 0) -> None:   # no arguments: see state.py
         self.chain_count = 0
@@ -46,6 +46,8 @@ class DuelState:
         self.finale: dict[int, tuple[int, ...]] = {}   # threat uid -> Evil seats of its chain
         self.seat_level_rewarded = [0] * seats
         self.counts: dict[str, int] = {}       # what fired, for reports
+        self.given = [0] * seats               # rewards each seat got this turn, bonuses too (variant rewardCap)
+        self.zero_rounds = 0                   # rounds in a row every Righteous seat ended at Humility 0 (variant humilityWin)
 
     def clone(self) -> "DuelState":
         d = DuelState.__new__(DuelState)
@@ -77,6 +79,8 @@ class DuelState:
         d.finale = dict(self.finale)
         d.seat_level_rewarded = self.seat_level_rewarded[:]
         d.counts = dict(self.counts)
+        d.given = self.given[:]
+        d.zero_rounds = self.zero_rounds
         return d
 
     def reset_chain(self) -> None:

@@ -26,7 +26,7 @@ from .table import TableRules
 from .modes import mode_by_name
 from .position import build_from_position
 from .position_dump import to_position
-from .record import RecordError, check_record, make_record, pinned_cards, record_cards
+from .record import RecordError, check_record, make_record, pinned_cards, record_cards, record_seed
 from .settings import Settings
 from .determinize import determinize
 from .rng import Rng, game_rng
@@ -108,6 +108,9 @@ class Game(TableRules):
             raise ValueError(why)
         game.rules = rules
         game.settings = settings or Settings()
+        if mode_obj.name != "duel" and game.settings.variants:   # variants.py: the duel's play-test variants
+            names = ", ".join(sorted(game.settings.variants))
+            raise ValueError(f"play-test variants are for duels; a {mode_obj.name} game cannot take {names}")
         game.extra_deck_texts = tuple(extra_deck_texts)
         base = card_set or starter_set()
         game.cards = load_texts(game.extra_deck_texts, base) if game.extra_deck_texts else base
@@ -357,15 +360,16 @@ class Game(TableRules):
     def start_from_record(cls, record: Mapping[str, Any]) -> "Game":
         """The game a record describes, before any of its actions (its head checked first)."""
         rules = check_record(record)
+        seed = record_seed(record["seed"])   # an integer, or the decimal string the server writes
         cards, deck_files = record_cards(record)
         try:
-            check_start(record["mode"], record["lineup"], record["seed"])
+            check_start(record["mode"], record["lineup"], seed)
             settings = Settings.from_dict(record["settings"])
             if record.get("position") is not None:
                 game = cls.from_position(record["position"], mode=record["mode"], lineup=record["lineup"],
-                                         seed=record["seed"], settings=settings, card_set=cards, rules=rules)
+                                         seed=seed, settings=settings, card_set=cards, rules=rules)
             else:
-                game = cls.new(mode=record["mode"], lineup=record["lineup"], seed=record["seed"], settings=settings,
+                game = cls.new(mode=record["mode"], lineup=record["lineup"], seed=seed, settings=settings,
                                decks=record["decks"], card_set=cards, rules=rules)
         except (TypeError, ValueError) as exc:
             raise RecordError(f"record cannot start its game: {exc}") from None

@@ -426,6 +426,8 @@ def _build_duel(game: "Game", raw: Any, flags: _Flags, ref: Any) -> None:
     d.rewards = as_int(spec.get("rewards", 0), "duel rewards", 0)
     d.earned = per_seat("earned", [0] * n)
     d.bonus_given = per_seat("bonus_given", [0] * n)
+    d.given = per_seat("given", [0] * n)
+    d.zero_rounds = as_int(spec.get("humility_zero_rounds", 0), "duel humility_zero_rounds", 0)
     queue = []
     for k, r in enumerate(as_list(spec.get("reward_queue", []), "duel reward_queue")):
         q = as_table(r, f"duel reward_queue {k}", {"seat", "kind"})

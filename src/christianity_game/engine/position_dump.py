@@ -191,6 +191,10 @@ def _duel_to_position(d: Any) -> dict[str, Any]:
         "answer": list(d.answer), "answering": d.answering,
         "levels_rewarded": list(d.seat_level_rewarded), "counts": dict(d.counts),
     }
+    if any(d.given):   # the variants' tallies, written only when they hold something
+        out["given"] = list(d.given)
+    if d.zero_rounds:
+        out["humility_zero_rounds"] = d.zero_rounds
     if d.answer_head is not None:
         out["answer_head"] = d.answer_head
     if d.r_clock is not None:

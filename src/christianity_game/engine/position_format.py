@@ -63,7 +63,9 @@ Duel (``duel`` table; docs/rules.md, section D)
     ``answer``, ``answer_head``, ``answering`` (D-INT), ``righteous_clock = {seat, armed_turn}``
     (D-W-R), ``evil_clock = {armed_turn, righteous_turns_since}`` (D-W-E; armed only with an
     ``armed_turn``), ``levels_rewarded`` (per
-    seat, A-3; default each seat's Maturity), ``counts`` (what fired, for reports).
+    seat, A-3; default each seat's Maturity), ``counts`` (what fired, for reports); for the play-test
+    variants (variants.py): ``given`` (rewards each seat got this turn, bonuses included: rewardCap)
+    and ``humility_zero_rounds`` (rounds in a row every Righteous seat ended at Humility 0: humilityWin).
 
 ``to_position(game)`` writes all of that: the generator's state and every deck's order are hidden
 information, so a position is an engine and test tool, never something a client is shown.
@@ -99,7 +101,8 @@ EFFECT_OPS_PENDING = EFFECT_OPS + ("overflow",)   # "overflow": an overflow disc
 WHO = ("self", "teammate", "target", "each_righteous")
 DUEL_KEYS = {"chain", "plays", "failed_temptations", "rewards", "earned", "bonus_given", "reward_queue",
              "phase_plays", "phase_key", "streaks", "voided", "evil_window", "quiet", "answer", "answer_head",
-             "answering", "righteous_clock", "evil_clock", "levels_rewarded", "counts"}
+             "answering", "righteous_clock", "evil_clock", "levels_rewarded", "counts", "given",
+             "humility_zero_rounds"}
 CHAIN_KEYS = {"count", "last", "target", "seats", "mixed"}
 REWARD_KINDS = ("evil", "special", "righteous")
 SEAT_ZONES = ("hand", "deck", "cost_zone", "in_play", "held", "discard")

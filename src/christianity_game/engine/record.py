@@ -15,6 +15,7 @@ set of that time, which is kept frozen for them (``cards/history/starter-2026-11
 from __future__ import annotations
 
 import pickle
+import re
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..cards.loader import CardFileError, CardSet, load_texts
@@ -28,6 +29,9 @@ RECORD_FORMAT = "christianity-game-record"
 RECORD_VERSION = RECORD_FORMAT_VERSION
 #: The starter set that format-1 records were played with.
 FORMAT1_STARTER = "starter-2026-11"
+#: A seed written as text: decimal digits (an optional minus sign). 128 random bits are 39 digits;
+#: the cap keeps a hostile upload from costing a long parse.
+_SEED_TEXT = re.compile(r"-?[0-9]{1,100}")
 
 
 class RecordError(ValueError):
@@ -92,6 +96,23 @@ def check_record(record: Any) -> int:
         raise UnsupportedRules(f"record cannot be replayed: {why}", rules)
     assert isinstance(rules, int)
     return rules
+
+
+def record_seed(value: Any) -> int:
+    """A record's ``seed`` as the whole number it is: an integer (every record before the server
+    wrote seeds as text, and every record ``Game.to_record`` makes), or a decimal string of one
+    (the server's records: a JavaScript client reads JSON numbers as doubles, which keep 53 bits
+    of a 128-bit seed). Anything else raises :class:`RecordError` naming the field."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _SEED_TEXT.fullmatch(value):
+        return int(value)
+    why = ""
+    if isinstance(value, float):   # what a 128-bit seed becomes after JSON.parse + JSON.stringify
+        why = (": a seed written as a floating-point number has lost its digits (a program that reads JSON "
+               "numbers as doubles, such as a browser, rewrote the record); download the record again")
+    raise RecordError(f"record seed must be a whole number, or a decimal string of one such as "
+                      f"\"12345\", not {value!r}{why}")
 
 
 def record_cards(record: Mapping[str, Any]) -> tuple[CardSet, tuple[tuple[str, str], ...]]:

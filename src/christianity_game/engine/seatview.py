@@ -48,7 +48,7 @@ _HIDDEN_CZ: dict[tuple[bool, bool], Frozen] = {
 KEYS: tuple[str, ...] = (
     "state_id", "mode", "lineup", "round", "max_rounds", "turn_seat", "phase", "viewer", "decider", "seats",
     "stack", "threats", "evil_deck_size", "foresight", "field", "piles", "abilities", "clearing", "score",
-    "result", "settings", "choice", "pending", "duel")
+    "score_parts", "result", "settings", "choice", "pending", "duel")
 _KEY_SET = frozenset(KEYS)
 
 
@@ -461,6 +461,8 @@ class SeatView(_Lazy):
                 {"seat": st.clearing[0], "opened_turn": st.clearing[1]})
         if key == "score":
             return tuple(game.score)
+        if key == "score_parts":
+            return MappingProxyType(game.score_parts())
         if key == "result":
             res = game.result
             return None if res is None else MappingProxyType(

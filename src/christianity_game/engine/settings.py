@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from .variants import VARIANTS
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -18,6 +20,10 @@ class Settings:
     * ``opening_hand`` (DECISION, docs/decisions.md): cards in each seat's hand at the start.
     * ``max_turns``: a safety cap for duels, which have no round limit (0: none). A game that
       reaches it ends on the stalemate score (D-SCORE); simulations set it, people need not.
+
+    The rest are the duel's play-test variants (``variants.py`` declares them: alias, sentence,
+    allowed values, the rule each departs from). Each defaults to the printed rules; they take
+    effect only in a duel, and a game of another mode refuses one that is turned on.
     """
 
     evil_interrupt: bool = True
@@ -27,10 +33,18 @@ class Settings:
     max_rounds: int = 10
     opening_hand: int = 5
     max_turns: int = 0
+    reward_cap: int = 0
+    four_plays_once: bool = False
+    same_turn_bonus: bool = True
+    finale_reward: bool = True
+    evil_habituals: int = 7
+    evil_hold: int = 1
+    humility_win: int = 0
+    round_limit: int = 0
 
     ALIASES = {"evilInterrupt": "evil_interrupt", "matAbilities": "mat_abilities", "soloFee": "solo_fee",
                "humilityRollover": "humility_rollover", "maxRounds": "max_rounds", "openingHand": "opening_hand",
-               "maxTurns": "max_turns"}
+               "maxTurns": "max_turns", **{v.alias: v.key for v in VARIANTS}}
 
     def __post_init__(self) -> None:
         if self.solo_fee not in (1, 2, 3):
@@ -44,6 +58,13 @@ class Settings:
         for name in ("evil_interrupt", "mat_abilities", "humility_rollover"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        for v in VARIANTS:
+            v.check(getattr(self, v.key))
+
+    @property
+    def variants(self) -> dict[str, int | bool]:
+        """The play-test variants this table turns on (Settings key -> value); empty: printed rules."""
+        return {v.key: getattr(self, v.key) for v in VARIANTS if getattr(self, v.key) != v.printed}
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -101,6 +101,7 @@ def make_view(game: "Game", viewer: int | None) -> dict[str, Any]:
                       "choosing": st.ability_picks > 0},
         "clearing": None if st.clearing is None else {"seat": st.clearing[0], "opened_turn": st.clearing[1]},
         "score": list(game.score),
+        "score_parts": game.score_parts(),
         "result": None if res is None else {"winner": res.winner, "reason": res.reason, "round": res.round},
         "settings": game.settings.to_dict(),
         "choice": choice,

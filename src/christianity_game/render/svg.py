@@ -26,6 +26,7 @@ from typing import Iterable, Iterator, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from ..cards.model import CardDef, Effect, Passive
+from .table_words import alone, boost_text, card_text
 
 __all__ = [
     "CARD_H", "CARD_W", "KEYWORDS", "Mark", "card_back_svg", "card_marks", "card_svg", "legend_entries",
@@ -649,8 +650,13 @@ def _row_of_marks(marks: Sequence[str], cx: float, y: float, scale: float, gap: 
     return "".join(out), total
 
 
-def card_svg(card: CardDef, *, width: float = 250) -> str:
+def card_svg(card: CardDef, *, width: float = 250, righteous: int | None = None, fee: int = 1) -> str:
     """A complete standalone SVG picture of ``card`` (63 x 88), ``width`` pixels wide.
+
+    ``righteous``: the number of Righteous seats at the table, when the picture is for one. With
+    one, the texts read as that seat plays the card (P-7, render/table_words.py): a teammate is
+    "you", a card or boost that needs one says it costs the target-change fee ``fee`` more, and a
+    boost a teammate pays shows the "you" glyph. Otherwise the card as printed.
 
     Frame by side, banner and art by kind; the cost mark top left, the resistance mark top right on
     threats; the name; the badges of the marks its effects use; the kind line; the rules text;
@@ -719,7 +725,9 @@ def card_svg(card: CardDef, *, width: float = 250) -> str:
             parts.append(f'<path d="M{_num(x0)} {scripture_y} H{_num(x0 + sgn * 60)}" stroke="{dark}" '
                          'stroke-width="1.5" opacity=".5"/>'
                          f'<circle cx="{_num(x0 + sgn * 66)}" cy="{scripture_y}" r="3" fill="{dark}" opacity=".5"/>')
-    boost_svg, boosts_top = _boost_rows(card, H - 78, band, main)
+    lone = righteous is not None and alone(righteous)
+    text = card_text(card.text, 1, fee, needs_mate=card.aims_at_mate) if lone else card.text
+    boost_svg, boosts_top = _boost_rows(card, H - 78, band, main, fee if lone else None)
 
     # the text box: rules text and standing effects; the art shrinks when the text needs room
     passives = passive_lines(card) if card.is_habitual else []
@@ -730,9 +738,9 @@ def card_svg(card: CardDef, *, width: float = 250) -> str:
     ribbon_h = 44
     text_top_gap = ribbon_h + 16          # from the art's bottom to the text box
     text_bottom = boosts_top - 6
-    tsize, tlines, art_bottom = 18.0, wrap(card.text, 18, text_w), float(art_min_bottom)
+    tsize, tlines, art_bottom = 18.0, wrap(text, 18, text_w), float(art_min_bottom)
     for size in (32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18):
-        lines = wrap(card.text, size, text_w)
+        lines = wrap(text, size, text_w)
         need = len(lines) * size * 1.3 + passive_h + 36
         bottom = min(art_max_bottom, text_bottom - need - text_top_gap)
         if bottom >= art_min_bottom and _widest(lines, size) <= text_w:
@@ -805,8 +813,12 @@ def card_svg(card: CardDef, *, width: float = 250) -> str:
     return "".join(parts)
 
 
-def _boost_rows(card: CardDef, bottom: float, band: str, edge: str) -> tuple[list[str], float]:
+def _boost_rows(card: CardDef, bottom: float, band: str, edge: str,
+                lone_fee: int | None = None) -> tuple[list[str], float]:
     """One row per boost, stacked up from ``bottom``: [bolt] payer glyph, cost, words.
+
+    ``lone_fee``: the table has one Righteous seat and this target-change fee (P-7): the words read
+    as that seat pays, and a boost a teammate pays shows the "you" glyph.
 
     The bolt comes before the payer glyph (the fast mark, P-5); its slot stays empty on a boost
     without one, so the glyphs line up. Returns the rows (top to bottom) and the top of the first.
@@ -819,6 +831,8 @@ def _boost_rows(card: CardDef, bottom: float, band: str, edge: str) -> tuple[lis
     y = bottom
     for b in reversed(card.boosts):
         words = boost_words(b.text) or "(boost)"
+        if lone_fee is not None:
+            words = boost_text(words, b.payer, 1, lone_fee, needs_mate=b.needs_mate)
         op_badges = op_marks(b.effects)          # what the boost does, at the row's end
         o = 0.9
         badges_w = sum(getattr(m, "width", 48) * o + 6 for m in op_badges)
@@ -841,7 +855,8 @@ def _boost_rows(card: CardDef, bottom: float, band: str, edge: str) -> tuple[lis
         if b.fast:
             row.append(mark_fast(x=gx, y=gy, scale=g))
         gx += (30 + 6) * g
-        row.append(mark_payer(b.payer, x=gx, y=gy, scale=g))
+        row.append(mark_payer("you" if lone_fee is not None and b.payer == "teammate" else b.payer,
+                              x=gx, y=gy, scale=g))
         gx += (48 + 6) * g
         row.append(mark_cost(b.cost, x=gx, y=gy, scale=g))
         tl = bsize * 1.2

@@ -32,6 +32,8 @@ class Scenario:
     lineup: str
     settings: dict[str, Any] = field(default_factory=dict)
     position: dict[str, Any] | None = None
+    #: What each side plays for, in a line (the board keeps it in view); the description if none.
+    goal: str = ""
 
     def __repr__(self) -> str:
         return f"<Scenario {self.name} {self.mode} {self.lineup}>"
@@ -45,7 +47,8 @@ class Scenario:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "title": self.title, "description": self.description, "mode": self.mode,
-                "lineup": self.lineup, "settings": dict(self.settings), "prepared": self.position is not None}
+                "lineup": self.lineup, "settings": dict(self.settings), "prepared": self.position is not None,
+                "goal": self.goal or self.description}
 
 
 def _parse(name: str, text: str) -> Scenario:
@@ -62,8 +65,11 @@ def _parse(name: str, text: str) -> Scenario:
     for key in ("title", "description", "mode", "lineup"):
         if not isinstance(head.get(key), str):
             raise ScenarioError(f"scenario {name}: [scenario] needs {key} (text)")
+    if not isinstance(head.get("goal", ""), str):
+        raise ScenarioError(f"scenario {name}: [scenario] goal must be text")
     return Scenario(name=name, title=head["title"], description=head["description"], mode=head["mode"],
-                    lineup=head["lineup"], settings=dict(doc.get("settings", {})), position=doc.get("position"))
+                    lineup=head["lineup"], settings=dict(doc.get("settings", {})), position=doc.get("position"),
+                    goal=head.get("goal", ""))
 
 
 @lru_cache(maxsize=1)

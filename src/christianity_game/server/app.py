@@ -20,6 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from . import protocol as P
 from .core import RAW_SEND, Conn, GameServer, Limits, LobbyError
 from .store import StoreError
+from .web import link_base
 
 STATIC_DIR = Path(__file__).parent / "static"
 DATA_ENV = "CHRISTIANITY_GAME_DATA"
@@ -115,13 +116,29 @@ def _lock(data_dir: Path) -> int:
     return fd
 
 
+#: the environment variable ``serve --variants`` sets: the duel variants of new tables by default
+VARIANTS_ENV = "CHRISTIANITY_GAME_VARIANTS"
+
+
 def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limits: Limits | None = None,
                synchronous: str | None = None, freeze_gc: bool = False, allow_chosen_seeds: bool = False,
-               allowed_origins: Iterable[str] = ()) -> FastAPI:
+               allowed_origins: Iterable[str] = (), public_url: str | None = None,
+               default_variants: str | None = None) -> FastAPI:
     """The server app for one data folder (opened when the app starts, closed when it stops).
 
     ``allow_chosen_seeds``: accept a creator's seed even in a duel between people (tests only).
-    ``allowed_origins``: pages of other sites allowed to open WebSockets (``*``: any)."""
+    ``allowed_origins``: pages of other sites allowed to open WebSockets (``*``: any).
+    ``public_url``: the address other devices reach the server at (``http://192.168.1.20:8000``):
+    every seat, spectator and join link starts with it (default ``$CHRISTIANITY_GAME_PUBLIC_URL``,
+    which ``serve --public-url`` sets).
+    ``default_variants``: the duel play-test variants a new duel plays when its request names none
+    (a preset such as ``recommended`` or ``alias=value`` pairs; default ``$CHRISTIANITY_GAME_VARIANTS``,
+    which ``serve --variants`` sets; none: the printed rules)."""
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        raise ValueError("public_url must start with http:// or https://")
+    from ..engine.variants import parse_variants
+    variants = default_variants if default_variants is not None else os.environ.get(VARIANTS_ENV, "")
+    parse_variants(variants)   # a bad value fails the start, with the reason
     origins = tuple(allowed_origins)
     folder = Path(data_dir) if data_dir is not None else default_data_dir()
     sync = synchronous or os.environ.get("CHRISTIANITY_GAME_SYNC", "NORMAL")
@@ -130,7 +147,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         fd = _lock(folder)
         server = GameServer(folder, bot_delay=bot_delay, limits=limits, synchronous=sync, freeze_gc=freeze_gc,
-                            allow_chosen_seeds=allow_chosen_seeds)
+                            allow_chosen_seeds=allow_chosen_seeds, default_variants=variants)
         app.state.server = server
         server.start()
         try:
@@ -144,6 +161,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
                               "see docs/protocol.md.",
                   version="1", lifespan=lifespan)
     app.add_middleware(SecurityHeaders)
+    app.state.public_url = public_url
 
     def srv(request: Request | WebSocket) -> GameServer:
         return request.app.state.server  # type: ignore[no-any-return]
@@ -175,7 +193,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         """Create a game. Query parameters are taken as settings (`?evilInterrupt=0&soloFee=2`)."""
         extra = dict(request.query_params)
         addr = request.client.host if request.client else ""
-        return srv(request).create_game(body, extra, str(request.base_url), addr)
+        return srv(request).create_game(body, extra, link_base(request), addr)
 
     @app.get("/api/games", response_model=list[P.GameSummary])
     async def open_games(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
@@ -190,7 +208,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
     async def join(game_id: str, request: Request, body: P.JoinRequest | None = None) -> dict[str, Any]:
         """Take a free human seat: the answer holds the seat's token and link."""
         b = body or P.JoinRequest(seat=None, name=None)
-        return srv(request).join(game_id, b.seat, b.name, str(request.base_url))
+        return srv(request).join(game_id, b.seat, b.name, link_base(request))
 
     @app.get("/api/games/{game_id}/view", responses=errors)
     async def view(game_id: str, request: Request, token: str | None = Query(None),

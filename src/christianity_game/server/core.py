@@ -472,8 +472,10 @@ class GameServer:
     """All games of one data folder."""
 
     def __init__(self, data_dir: str | Path, bot_delay: float = 0.3, limits: Limits | None = None,
-                 synchronous: str = "NORMAL", freeze_gc: bool = False, allow_chosen_seeds: bool = False) -> None:
+                 synchronous: str = "NORMAL", freeze_gc: bool = False, allow_chosen_seeds: bool = False,
+                 default_variants: str = "") -> None:
         self.data_dir = Path(data_dir)
+        self.default_variants = default_variants   # serve --variants: a new duel's variants unless it names its own
         self.bot_delay = float(bot_delay)
         self.freeze_gc = freeze_gc
         self.allow_chosen_seeds = allow_chosen_seeds
@@ -833,7 +835,8 @@ class GameServer:
         if adjust is not None and adjust not in ("ask", "free", "off"):
             raise LobbyError(400, "bad_settings", f"manualAdjust must be ask, free or off, not {adjust!r}")
         try:
-            settings = Settings().updated({**req.settings, **extra_settings})
+            settings = table_settings({**req.settings, **extra_settings}, self.default_variants
+                                      if req.mode == "duel" or req.scenario is not None else "")
         except ValueError as exc:
             raise LobbyError(400, "bad_settings", str(exc)) from None
         for seat, level in req.bots.items():
@@ -927,7 +930,8 @@ class GameServer:
                "open_seats": [s.seat for s in row.seats if s.kind == "human" and not s.claimed and s.seat in open_],
                "manualAdjust": row.options.get("manualAdjust") or default_manual_adjust(row.seats, row.head["lineup"]),
                "state_id": None, "round": None, "result": row.result,
-               "resumable": True, "status_note": None}
+               "resumable": True, "status_note": None, "scenario": scenario_info(row.options.get("scenario")),
+               "variants": summary_variants(row.head["settings"])}
         if not row.finished:
             self._sort_resumable(row)
             out["resumable"] = row.id not in self.not_resumable
@@ -1011,17 +1015,18 @@ class GameServer:
         return {"game_id": game_id, "state_id": g.state_id, "digest": h.hexdigest()}
 
     def record(self, game_id: str) -> dict[str, Any]:
+        """The game's record as served (``GET /api/games/{id}/record``): its seed as a decimal string."""
         if game_id in self.not_resumable:
             # the game can never go on: its record (hidden cards included) is served as for a game over
             row = self._row(game_id)
-            return {**row.head, "actions": self.store.actions(game_id)}
+            return served_record({**row.head, "actions": self.store.actions(game_id)})
         room = self.room(game_id)
         if room is None:
             raise LobbyError(404, "no_such_game", f"there is no game {game_id!r}")
         if room.game.result is None:
             raise LobbyError(403, "game_not_over", "the record (seed and actions) reveals every hidden card; "
                                                    "it is served once the game is over")
-        return room.game.to_record()
+        return served_record(room.game.to_record())
 
     # ------------------------------------------------------------------ the WebSocket protocol
     def on_message(self, conn: Conn, room: Room, text: str | bytes | None) -> None:
@@ -1474,6 +1479,17 @@ class GameServer:
         self._maybe_evict(room)
 
 
+def served_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A record as the server sends it: the seed as a decimal string. A 128-bit seed is no JSON
+    number a browser keeps (JavaScript reads numbers as doubles: exact only up to 2**53), and a
+    client that reads and writes the record again would turn it into a float that no longer
+    replays; every record reader takes both forms (``engine.record.record_seed``)."""
+    seed = record.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return {**record, "seed": str(seed)}
+    return record
+
+
 def _canonical(obj: Any) -> bytes:
     """JSON as sent (non-string keys become strings), keys sorted: equal states, equal bytes."""
     return json.dumps(json.loads(to_json(obj)), sort_keys=True, separators=(",", ":")).encode()
@@ -1493,6 +1509,41 @@ def _validation_text(kind: str, exc: ValidationError) -> str:
         where = ".".join(str(p) for p in err.get("loc", ())) or "message"
         bits.append(f"{where}: {err.get('msg', 'invalid')}")
     return f"bad {kind} message: " + "; ".join(bits)
+
+
+def table_settings(given: dict[str, Any], default_variants: str = "") -> Settings:
+    """A new table's settings from a create request (and its query): ``variants`` (a preset name or
+    ``alias=value`` pairs, engine/variants.py) first, the server's default variants when the request
+    names none (``serve --variants``), then each setting given by name (which wins)."""
+    from ..engine.variants import parse_variants
+    given = dict(given)
+    named = given.pop("variants", None)
+    if named is not None and not isinstance(named, str):
+        raise ValueError(f"variants must be text such as 'recommended' or 'rewardCap=2,roundLimit=20', not {named!r}")
+    chosen: dict[str, Any] = dict(parse_variants(default_variants if named is None else named))
+    chosen.update(given)
+    return Settings().updated(chosen)
+
+
+def summary_variants(settings: dict[str, Any]) -> dict[str, Any]:
+    """The play-test variants a stored game plays (by alias), with the "This table plays: ..." line."""
+    from ..engine.variants import variants_json
+    try:
+        return variants_json(Settings.from_dict(settings))
+    except ValueError:   # settings of another version of the program: say nothing rather than fail
+        return {"on": {}, "text": "", "rules": []}
+
+
+def scenario_info(name: Any) -> dict[str, str] | None:
+    """A scenario game's scenario: name, title and goal (the board keeps them in view); None for
+    a game of no scenario."""
+    if not name:
+        return None
+    try:
+        sc = load_scenario(str(name))
+    except LobbyError:   # a scenario this server no longer has: its name alone
+        return {"name": str(name), "title": str(name), "goal": ""}
+    return {"name": sc.name, "title": sc.title, "goal": sc.goal or sc.description}
 
 
 def load_scenario(name: str) -> Any:

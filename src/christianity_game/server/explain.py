@@ -10,6 +10,10 @@
   discounts and the solo target-change fee;
 * the Maturity Abilities the seat may buy now, with their prices and the seat's untapped Cost.
 
+A card aimed at a teammate is asked about as played at one (at a table with one Righteous seat:
+at the seat itself, P-7), so the refusal names the real reason, not a missing target; and with
+one Righteous seat the engine's words about "the team" read as "you" (render/table_words.py).
+
 A clone and one ``apply`` cost well under a millisecond each, and the board asks once per state.
 """
 
@@ -18,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.actions import Action, IllegalAction, LayCostZone, PlayCard, action_from_json
+from ..render.table_words import engine_message
 
 
 def _untapped(game: Any, seat: int) -> int:
@@ -39,15 +44,27 @@ def _price(game: Any, action: Action) -> int | None:
     return sum(1 for u in was_untapped if u in now and u in st.tapped)
 
 
+def _righteous(game: Any) -> int:
+    return len(game.righteous_seats())
+
+
 def refusal(game: Any, seat: int, uid: int) -> dict[str, str]:
-    """The engine's reason a plain play of card ``uid`` by ``seat`` is refused now."""
+    """The engine's reason a plain play of card ``uid`` by ``seat`` is refused now (a card aimed at
+    a teammate: played at the first other Righteous seat, or at ``seat`` when it has none, P-7)."""
     st = game.state
-    action: Action = LayCostZone(seat, uid) if st.step == "lay" and uid in st.seats[seat].hand else PlayCard(seat, uid)
+    action: Action
+    if st.step == "lay" and uid in st.seats[seat].hand:
+        action = LayCostZone(seat, uid)
+    elif game.defs[uid].aims_at_mate:
+        mates = [s for s in game.righteous_seats() if s != seat]
+        action = PlayCard(seat, uid, to_seat=mates[0] if mates else seat)
+    else:
+        action = PlayCard(seat, uid)
     g = game.clone()
     try:
         g.apply(action)
     except IllegalAction as exc:
-        return {"code": exc.code, "message": exc.message}
+        return {"code": exc.code, "message": engine_message(exc.message, _righteous(game))}
     return {"code": "ok", "message": "it can be played"}
 
 
@@ -88,5 +105,5 @@ def explain_action(game: Any, data: dict[str, Any]) -> dict[str, str]:
     try:
         g.apply(action)
     except IllegalAction as exc:
-        return {"code": exc.code, "message": exc.message}
+        return {"code": exc.code, "message": engine_message(exc.message, _righteous(game))}
     return {"code": "ok", "message": "it would be accepted"}

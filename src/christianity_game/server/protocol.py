@@ -20,7 +20,7 @@ from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema, create_model, field_validator
 
 from ..engine.actions import ACTION_TYPES
 
@@ -378,6 +378,17 @@ def parse_server_message(text: str | bytes) -> Any:
     return SERVER_ADAPTER.validate_json(text)
 
 
+# --------------------------------------------------------------------------- large integers
+#: A seed as text: decimal digits (128 random bits are 39 of them; the cap bounds the parse).
+SEED_TEXT = re.compile(r"[0-9]{1,100}")
+#: The JSON schema of a seed the server accepts: a whole number, or its decimal digits as a string.
+#: The server always sends seeds as strings: a JavaScript client reads JSON numbers as doubles,
+#: which hold integers exactly only up to 2**53 (docs/protocol.md, "Large integers").
+SEED_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "integer", "minimum": 0},
+                                         {"type": "string", "pattern": "^[0-9]{1,100}$"},
+                                         {"type": "null"}]}
+
+
 # --------------------------------------------------------------------------- lobby (HTTP)
 class CreateGame(BaseModel):
     """`POST /api/games`. Settings use the URL parameter names (`evilInterrupt`, `matAbilities`,
@@ -386,10 +397,11 @@ class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid", title="CreateGame")
     mode: str = Field("coop", description="coop, solo or duel")
     lineup: str = Field("RR", description="One letter a seat: R (Righteous) or E (Evil, duel).")
-    seed: Optional[int] = Field(None, ge=0, strict=True, description=(
-        "The game's seed: for tests, bots-only games and scenarios. Left out, the server draws 128 random "
-        "bits and keeps them secret until the game is over. Refused (`seed_not_allowed`) in a duel with "
-        "people on both sides: whoever picks the seed knows every hidden card."))
+    seed: Annotated[Optional[int], WithJsonSchema(SEED_SCHEMA)] = Field(None, ge=0, strict=True, description=(
+        "The game's seed, a whole number or a decimal string of one (see Large integers): for tests, "
+        "bots-only games and scenarios. Left out, the server draws 128 random bits and keeps them secret "
+        "until the game is over. Refused (`seed_not_allowed`) in a duel with people on both sides: whoever "
+        "picks the seed knows every hidden card."))
     settings: dict[str, Union[bool, int, str]] = Field(default_factory=dict)
     decks: Optional[list[str]] = Field(None, description="Deck ids, one a seat (then the Evil deck in co-op).")
     scenario: Optional[str] = Field(None, description="A duel scenario name: its mode, line-up and settings "
@@ -404,6 +416,17 @@ class CreateGame(BaseModel):
     manualAdjust: Optional[Literal["ask", "free", "off"]] = Field(None, description=(
         "Hand-set Maturity/Humility (`AdjustBadge`): `ask` (a request the other side accepts or declines; "
         "the default with people on both sides), `free` (applied at once; the default otherwise) or `off`."))
+
+    @field_validator("seed", mode="before")
+    @classmethod
+    def _seed_as_text(cls, value: Any) -> Any:
+        """A seed sent as a decimal string (how the server writes seeds, and how a browser keeps one
+        exact) is the whole number it spells; a number is left to the integer check."""
+        if not isinstance(value, str):
+            return value
+        if not SEED_TEXT.fullmatch(value):
+            raise ValueError(f"seed must be a whole number 0 or more, or a decimal string of one, not {value!r}")
+        return int(value)
 
 
 class SeatLink(BaseModel):
@@ -435,6 +458,13 @@ class CreatedGame(BaseModel):
     spectator: SpectatorLink
 
 
+class ScenarioInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="ScenarioInfo")
+    name: str
+    title: str
+    goal: str = Field(description="What each side plays for, in words.")
+
+
 class GameSummary(BaseModel):
     model_config = ConfigDict(extra="forbid", title="GameSummary")
     game_id: str
@@ -451,6 +481,10 @@ class GameSummary(BaseModel):
     result: Optional[dict[str, Any]] = None
     resumable: bool = Field(True, description="False for a game stored under rules this server no longer plays.")
     status_note: Optional[str] = Field(None, description="Why the game cannot be resumed (names both rules versions).")
+    scenario: Optional[ScenarioInfo] = Field(None, description="The duel scenario the game was started from.")
+    variants: Optional[dict[str, Any]] = Field(None, description=(
+        "The duel's play-test variants this table plays: `on` (alias -> value; empty: the printed rules), "
+        "`text` (\"This table plays: ...\") and `rules` (the rule IDs they depart from)."))
 
 
 class JoinRequest(BaseModel):

@@ -10,6 +10,7 @@ with no build step and nothing fetched from elsewhere at run time.
 * ``GET /cards/{card_id}.svg`` and ``GET /cards/back.svg?side=``: cards drawn by the renderer.
 * ``GET /api/cards``: every card's id, name, kind and side (the client's names for the log).
 * ``GET /api/scenarios``: the duel scenarios, for the menus.
+* ``GET /api/variants``: the duel's play-test variants, their presets and the server's default.
 * ``GET /rules?mode=coop|pvp``: the rules in the project's words, the marks legend, a glossary
   generated from the card data, and a QR code that opens the page (the ``--public-url`` the server
   was started with when the page was reached at a loopback address).
@@ -17,7 +18,8 @@ with no build step and nothing fetched from elsewhere at run time.
 * ``GET /api/games/{game_id}/explain?token=``: for the token's seat, why each card it holds cannot
   be played now (the engine's code and words) and what each legal play costs (server/explain.py).
 * ``GET /replay`` and ``POST /api/replays``, ``GET /api/replays/{id}/{step}?seat=``: the replay
-  viewer, stepping through a finished game's record or an uploaded one, as any seat saw it.
+  viewer, stepping through a finished game's record or an uploaded one, as any seat saw it (or,
+  for a game that is over, with all cards shown); each step's action also in words.
 * ``GET /favicon.ico``.
 """
 
@@ -50,14 +52,14 @@ def _cards() -> Any:
 
 
 @lru_cache(maxsize=512)
-def _card_svg(card_id: str) -> str | None:
+def _card_svg(card_id: str, righteous: int | None = None, fee: int = 1) -> str | None:
     from ..render.svg import card_svg
     cs = _cards()
     try:
         card = cs[card_id]
     except (KeyError, LookupError):
         return None
-    return card_svg(card)
+    return card_svg(card, righteous=righteous, fee=fee)
 
 
 @lru_cache(maxsize=4)
@@ -66,14 +68,30 @@ def _back_svg(side: str | None) -> str:
     return card_back_svg(side=side)
 
 
-@lru_cache(maxsize=1)
-def card_catalog() -> dict[str, dict[str, Any]]:
-    """Every card of the starter set: id -> name, kind, side, cost, resistance, text."""
+@lru_cache(maxsize=8)
+def card_catalog(righteous: int | None = None, fee: int = 1) -> dict[str, dict[str, Any]]:
+    """Every card of the starter set: id -> name, kind, side, cost, resistance, text. ``righteous``
+    (the table's number of Righteous seats) 1: the texts as that seat reads them, with the
+    target-change fee ``fee`` (P-7, render/table_words.py)."""
+    from ..render.table_words import card_text
     out: dict[str, dict[str, Any]] = {}
     for c in _cards():
+        text = c.text if righteous is None else card_text(c.text, righteous, fee, needs_mate=c.aims_at_mate)
         out[c.id] = {"id": c.id, "name": c.name, "kind": c.kind, "side": c.side, "cost": c.cost,
-                     "resistance": c.resistance, "text": c.text}
+                     "resistance": c.resistance, "text": text}
     return out
+
+
+def variant_catalog(default: str = "") -> dict[str, Any]:
+    """What the lobby, the menu and the rules page show of the play-test variants (one source:
+    engine/variants.py): each declaration, each preset by alias with its sentence, the default."""
+    from ..engine.settings import Settings
+    from ..engine.variants import BY_KEY, PRESETS, VARIANTS, parse_variants, table_plays
+    presets = {name: {"values": {BY_KEY[k].alias: v for k, v in values.items()},
+                      "text": table_plays(Settings().updated(values))} for name, values in PRESETS.items()}
+    chosen = parse_variants(default)
+    return {"variants": [v.to_json() for v in VARIANTS], "presets": presets,
+            "default": {BY_KEY[k].alias: v for k, v in chosen.items()}}
 
 
 def scenario_list() -> list[dict[str, Any]]:
@@ -106,25 +124,42 @@ def install_web(app: FastAPI) -> None:
         return Response(_back_svg(side), media_type="image/svg+xml", headers=SVG_HEADERS)
 
     @app.get("/cards/{card_id}.svg", include_in_schema=False)
-    async def card_image(card_id: str) -> Response:
-        svg = _card_svg(card_id)
+    async def card_image(card_id: str, righteous: int | None = None, fee: int = 1) -> Response:
+        # ?righteous=1&fee=N: the card as the one Righteous seat of a table reads it (P-7; issue 20)
+        lone = 1 if righteous == 1 else None
+        svg = _card_svg(card_id, lone, max(0, min(fee, 9)) if lone else 1)
         if svg is None:
             raise HTTPException(404, f"no card {card_id!r}")
         return Response(svg, media_type="image/svg+xml", headers=SVG_HEADERS)
 
     @app.get("/api/cards", tags=["web"])
-    async def cards() -> JSONResponse:
-        """Every card's id, name, kind, side, cost, resistance and text (for the browser client)."""
-        return JSONResponse(card_catalog(), headers=SVG_HEADERS)
+    async def cards(righteous: int | None = None, fee: int = 1) -> JSONResponse:
+        """Every card's id, name, kind, side, cost, resistance and text (for the browser client).
+        ``?righteous=1&fee=N``: the texts as the one Righteous seat of a table reads them (P-7)."""
+        lone = righteous == 1
+        return JSONResponse(card_catalog(1 if lone else None, max(0, min(fee, 9)) if lone else 1), headers=SVG_HEADERS)
 
     @app.get("/api/scenarios", tags=["web"])
     async def scenarios() -> list[dict[str, Any]]:
         """The duel scenarios (name, title, description, mode, line-up, settings)."""
         return scenario_list()
 
+    @app.get("/api/variants", tags=["web"])
+    async def variants(request: Request) -> dict[str, Any]:
+        """The duel's play-test variants as declared (engine/variants.py), the presets with their
+        "This table plays: ..." line, and this server's default for new duels (``serve --variants``)."""
+        server = getattr(request.app.state, "server", None)
+        return variant_catalog(getattr(server, "default_variants", ""))
+
     @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
-    async def rules(request: Request, mode: str = "coop") -> str:
-        return rules_page(mode, str(request.url))
+    async def rules(request: Request, mode: str = "coop", variants: str | None = None) -> HTMLResponse:
+        """``?variants=...``: the rules of a table that plays play-test variants ("This table plays: ...")."""
+        try:
+            return HTMLResponse(rules_page(mode, str(request.url), public_url(request.app), variants))
+        except ValueError as exc:   # a bad variants text: the page says what is wrong, with a code
+            return HTMLResponse(f"<!doctype html><title>Bad link</title><p id=\"error\">bad_variants: "
+                                f"{html.escape(str(exc))}. <a href=\"/rules?mode=pvp\">The duel rules</a></p>",
+                                status_code=400)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
@@ -135,9 +170,10 @@ def install_web(app: FastAPI) -> None:
         return FileResponse(STATIC_DIR / "replay.html", media_type="text/html")
 
     @app.get("/api/abilities", tags=["web"])
-    async def abilities() -> dict[str, Any]:
-        """Each Maturity Ability: name, text, tier (high/low) and the price to buy it."""
-        return ability_catalog()
+    async def abilities(righteous: int | None = None) -> dict[str, Any]:
+        """Each Maturity Ability: name, text, tier (high/low) and the price to buy it.
+        ``righteous``: the table's number of Righteous seats (with one, no text speaks of a teammate)."""
+        return ability_catalog(righteous)
 
     @app.get("/api/games/{game_id}/explain", tags=["web"])
     async def explain_seat(game_id: str, request: Request, token: str = "") -> JSONResponse:
@@ -164,11 +200,16 @@ def install_web(app: FastAPI) -> None:
 
     @app.get("/api/replays/{replay_id}/{step}", tags=["web"])
     async def replay_step(replay_id: str, step: int, seat: str = "spectator") -> JSONResponse:
-        """The board after ``step`` actions as ``seat`` (a number, or ``spectator``) saw it."""
+        """The board after ``step`` actions as ``seat`` saw it: a seat number, ``spectator``, or
+        ``all`` (every card face up: only for a record of a game that is over). ``text``: the
+        step's action in words, as the game's describer says it."""
         try:
-            return JSONResponse(REPLAYS.step(replay_id, step, None if seat == "spectator" else int(seat)))
+            viewer: int | str | None = None if seat == "spectator" else ALL_SHOWN if seat == ALL_SHOWN else int(seat)
+            return JSONResponse(REPLAYS.step(replay_id, step, viewer))
         except KeyError:
             return JSONResponse({"code": "no_such_replay", "message": "open the record again"}, 404)
+        except ReplayNotOver as exc:
+            return JSONResponse({"code": "game_not_over", "message": str(exc)}, 403)
         except ValueError as exc:
             return JSONResponse({"code": "bad_step", "message": str(exc)}, 400)
 
@@ -362,11 +403,48 @@ FAVICON_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rec
                'fill="#2b2118"/><path d="M14 5h4v7h7v4h-7v11h-4V16H7v-4h7z" fill="#e2b33c"/></svg>')
 
 
-def ability_catalog() -> dict[str, Any]:
+def ability_catalog(righteous: int | None = None) -> dict[str, Any]:
     from ..engine.game import ABILITY_PRICE, HIGH_TIER
+    from ..render.table_words import ability_text
     from ..render.terminal import ABILITY_NAMES, ABILITY_TEXT
-    return {a: {"id": a, "name": ABILITY_NAMES.get(a, a), "text": ABILITY_TEXT.get(a, ""),
+    n = 2 if righteous is None else righteous
+    return {a: {"id": a, "name": ABILITY_NAMES.get(a, a), "text": ability_text(a, n, ABILITY_TEXT.get(a, "")),
                 "tier": "high" if a in HIGH_TIER else "low", "price": ABILITY_PRICE[a]} for a in ABILITY_PRICE}
+
+
+#: The replay viewer's "all cards shown" point of view (``?seat=all``).
+ALL_SHOWN = "all"
+
+
+class ReplayNotOver(ValueError):
+    """``all cards shown`` asked of a record whose game is not over: its hidden cards stay hidden."""
+
+
+def full_view(game: Any) -> dict[str, Any]:
+    """The board with every card face up: the spectator's view, with each seat's hand and Cost Zone
+    as that seat sees them, each deck's cards (top first), the co-op Evil deck's, and an open
+    choice's options. Only for a game that is over: its record reveals all of this anyway."""
+    from ..engine.view import card_json
+    st = game.state
+    view: dict[str, Any] = game.view(None)
+    for i, sd in enumerate(st.seats):
+        own = dict(game.view(i)["seats"][i])
+        own["deck_cards"] = [card_json(game, u) for u in reversed(sd.deck)]   # a deck's top is its end
+        view["seats"][i] = own
+    view["evil_deck"] = [card_json(game, u) for u in reversed(st.evil_deck)]
+    if st.choice is not None:
+        view["choice"] = game.view(st.choice.seat)["choice"]
+    view["viewer"] = None
+    view["all_shown"] = True
+    return view
+
+
+def step_text(game: Any, action: Any, viewer: int | str | None) -> str:
+    """``action`` in words (the CLI's describer, render.terminal.describe_action), said before it
+    is applied to ``game``; a seat that did not act is not told what only the actor knew."""
+    from ..render.terminal import describe_action
+    public = viewer != ALL_SHOWN and viewer != action.seat
+    return describe_action(game, action, public=public)
 
 
 class Replays:
@@ -402,21 +480,35 @@ class Replays:
                 "actions": [a.to_json() for a in item["actions"]],
                 "result": None if res is None else {"winner": res.winner, "reason": res.reason, "round": res.round}}
 
-    def step(self, rid: str, step: int, seat: int | None) -> dict[str, Any]:
+    def step(self, rid: str, step: int, seat: int | str | None) -> dict[str, Any]:
+        """The board after ``step`` actions as ``seat`` saw it (a seat, None: a spectator,
+        ``ALL_SHOWN``: every card face up), the step's events and its action, also in words."""
         item = self.items[rid]
         actions = item["actions"]
         if not 0 <= step <= len(actions):
             raise ValueError(f"step {step} is outside 0..{len(actions)}")
-        game = item["checkpoints"][step // self.EVERY].clone()
-        base = (step // self.EVERY) * self.EVERY
-        events: list[Any] = []
-        for a in actions[base:step]:
-            events = game.apply(a)
-        if seat is not None and not 0 <= seat < len(game.lineup):
+        everything = seat == ALL_SHOWN
+        if everything and item["final"].result is None:
+            raise ReplayNotOver("all cards are shown only for a game that is over: this record's game "
+                                "is not, so its hidden cards stay hidden")
+        if isinstance(seat, int) and not 0 <= seat < len(item["final"].lineup):
             raise ValueError(f"there is no seat {seat + 1}")
+        # the checkpoint before the step's own action, which is applied here: its events and its
+        # words need it (a checkpoint at the step itself would leave a 25th step without either)
+        k = (step - 1) // self.EVERY if step else 0
+        game = item["checkpoints"][k].clone()
+        base = k * self.EVERY
+        events: list[Any] = []
+        text = None
+        for n, a in enumerate(actions[base:step], base + 1):
+            if n == step:   # the describer reads the board as it was when the action was taken
+                text = step_text(game, a, seat)
+            events = game.apply(a)
+        viewer = seat if isinstance(seat, int) else None
         return {"step": step, "steps": len(actions), "action": actions[step - 1].to_json() if step else None,
-                "events": [e.for_seat(seat) for e in events] if step else [],
-                "view": game.view(seat)}
+                "text": text,
+                "events": [e.for_seat(e.private_to if everything else viewer) for e in events] if step else [],
+                "view": full_view(game) if everything else game.view(viewer)}
 
 
 REPLAYS = Replays()
@@ -433,11 +525,29 @@ def _is_loopback(url: str) -> bool:
         return False
 
 
-def qr_target(url: str) -> tuple[str, str | None]:
-    """The address the QR code encodes, and a warning when a phone cannot open it."""
+def public_url(app: Any = None) -> str | None:
+    """The address other devices reach this server at, without a trailing ``/``:
+    ``create_app(public_url=...)``, else ``$CHRISTIANITY_GAME_PUBLIC_URL`` (``serve --public-url``,
+    read at each request); None when neither is set."""
+    given = getattr(getattr(app, "state", None), "public_url", None)
+    found = str(given or os.environ.get(PUBLIC_URL_ENV, "")).strip().rstrip("/")
+    return found or None
+
+
+def link_base(request: Request) -> str:
+    """The base (ending in ``/``) of every link the server hands out: seat, spectator and join
+    links and the WebSocket address. The public URL when one is set, so a link sent to a friend
+    opens on their device; else the address the request came to."""
+    public = public_url(request.app)
+    return public + "/" if public else str(request.base_url)
+
+
+def qr_target(url: str, public: str | None = None) -> tuple[str, str | None]:
+    """The address the QR code encodes, and a warning when a phone cannot open it. ``public``:
+    the server's public URL (by default :func:`public_url` without an app)."""
     if not _is_loopback(url):
         return url, None
-    public = os.environ.get(PUBLIC_URL_ENV, "").strip()
+    public = public or public_url()
     if public:
         from urllib.parse import urlsplit
         parts = urlsplit(url)
@@ -447,16 +557,35 @@ def qr_target(url: str) -> tuple[str, str | None]:
                  "(and --host 0.0.0.0) to share it.")
 
 
-def rules_page(mode: str, url: str) -> str:
-    """The rules page for ``coop`` (also ``solo``) or ``pvp`` (also ``duel``)."""
+def table_variants_html(variants: str | None) -> str:
+    """The duel rules page's "This table plays: ..." box: the printed rules, or each play-test
+    variant the table plays with the rule it departs from (engine/variants.py). A ValueError for a
+    bad ``variants`` text."""
+    from ..engine.settings import Settings
+    from ..engine.variants import departures, parse_variants, table_plays
+    settings = Settings().updated(parse_variants(variants or ""))
+    on = departures(settings)
+    items = "".join(f"<li><b>{html.escape(v.title)}</b>: {html.escape(v.sentence(value))} "
+                    f"(departs from {html.escape(', '.join(v.rules))})</li>" for v, value in on)
+    more = ('<p class="note">Play-test variants are table settings that depart from a stated rule; '
+            'the printed rules below are the default. <code>christianity-game variants</code> lists them all.</p>')
+    return (f'<section id="table-variants" class="table-variants"><h2>This table</h2>'
+            f'<p id="table-plays">{html.escape(table_plays(settings))}</p>'
+            f'{"<ul>" + items + "</ul>" if items else ""}{more}</section>')
+
+
+def rules_page(mode: str, url: str, public: str | None = None, variants: str | None = None) -> str:
+    """The rules page for ``coop`` (also ``solo``) or ``pvp`` (also ``duel``); ``variants``: the
+    play-test variants of the table the page was opened from (duel only)."""
     from ..render.svg import legend_svg
     pvp = mode in ("pvp", "duel")
+    table = table_variants_html(variants) if pvp else ""
     title = "Duel rules" if pvp else "Co-op and solo rules"
     body = COMMON_TOP.format(duel_boost=", Righteous micro-boosts" if pvp else "",
                              opening="3 + extra opponents" if pvp else "3",
                              intake="4 (Evil: 4 + 2 per extra opponent)" if pvp else "4")
     body += PVP if pvp else COOP
-    qr_url, qr_warning = qr_target(url)
+    qr_url, qr_warning = qr_target(url, public)
     other = ('<a href="/rules?mode=coop">Co-op rules</a>' if pvp else '<a href="/rules?mode=pvp">Duel rules</a>')
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -468,6 +597,7 @@ def rules_page(mode: str, url: str) -> str:
 <h1>{title}</h1>
 <p class="lead">Christianity Strategy Card Game: {"Righteous against Evil, people on both sides" if pvp else
 "the Righteous team against the Evil deck"}.</p>
+{table}
 {body}
 <section id="legend"><h2>The marks on a card</h2>
 <p>Every mark a card can carry, drawn by the same code that draws the cards.</p>

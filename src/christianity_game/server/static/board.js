@@ -289,11 +289,22 @@ function send(action) {
 }
 
 // ------------------------------------------------------------------ cards
+/** How many Righteous seats the table has (one: no teammate, P-7). */
+function righteousCount(v) { return v ? v.seats.filter((s) => s.side === "righteous").length : 0; }
+
+/** A card picture's address: at a table with one Righteous seat, as that seat reads the card
+ * (a teammate is "you", the target-change fee is named: P-7, issue 20). */
+function cardSrc(id) {
+  const v = view();
+  if (righteousCount(v) !== 1) return `/cards/${id}.svg`;
+  return `/cards/${id}.svg?righteous=1&fee=${(v.settings || {}).solo_fee ?? 1}`;
+}
+
 function cardImg(card, { side, small } = {}) {
   if (!card || card.hidden || !card.id) {
     return el("img", { src: `/cards/back.svg${side ? `?side=${side}` : ""}`, alt: "a face-down card", draggable: "false" });
   }
-  return el("img", { src: `/cards/${card.id}.svg`, alt: card.name || cardName(card.id), draggable: "false", loading: "lazy" });
+  return el("img", { src: cardSrc(card.id), alt: card.name || cardName(card.id), draggable: "false", loading: "lazy" });
 }
 
 function cardEl(card, opts = {}) {
@@ -308,26 +319,151 @@ function cardEl(card, opts = {}) {
     "aria-label": label + (card.tapped ? " (rotated)" : "") + (card.face_up ? " (face up)" : ""),
     dataset: { uid: card.uid ?? "", id: card.id ?? "" },
   }, el("span", { class: "card-inner" }, cardImg(card, opts)));
-  if (!card.hidden && card.id) {
-    b.addEventListener("mouseenter", () => showZoom(card, b, false));
-    b.addEventListener("mouseleave", hideZoom);
-  }
+  if (!card.hidden && card.id) attachPreview(b, card);   // a face-down card never enlarges
   b.addEventListener("click", (e) => { e.stopPropagation(); (opts.onclick || ((ev) => zoomTap(card)))(e); });
   return b;
 }
 
-function showZoom(card, anchor, sticky) {
-  if (window.matchMedia("(hover: none)").matches && !sticky) return;
-  const z = $("#zoom");
-  z.replaceChildren(el("img", { src: `/cards/${card.id}.svg`, alt: card.name || cardName(card.id) }));
-  z.hidden = false;
-  z.classList.toggle("sticky", !!sticky);
+/** A card's words for reading: its kind, Cost and Resistance, and its rules text (from the catalog). */
+function cardFacts(card) {
+  const info = cardInfo(card.id) || {};
+  const kind = KIND_LABELS[card.kind || info.kind] || words(card.kind || info.kind || "");
+  const bits = [kind];
+  if (info.cost !== undefined && info.cost !== null) bits.push(`Cost C${info.cost}`);
+  if (info.resistance !== undefined && info.resistance !== null) bits.push(`Resistance R${info.resistance}`);
+  return el("div", { class: "card-facts" },
+    el("b", { class: "facts-name" }, card.name || info.name || cardName(card.id)),
+    el("span", { class: "facts-kind" }, bits.filter(Boolean).join(" · ")),
+    info.text ? el("p", { class: "facts-text" }, info.text) : null);
 }
-function hideZoom() { const z = $("#zoom"); if (!z.classList.contains("sticky")) z.hidden = true; }
+
+// The tap zoom (a card with nothing to do: its picture and words, until a tap elsewhere)
+function showZoom(card) {
+  const z = $("#zoom");
+  z.replaceChildren(el("img", { src: cardSrc(card.id), alt: card.name || cardName(card.id) }), cardFacts(card));
+  z.hidden = false;
+  z.classList.add("sticky");
+}
 function zoomTap(card) {
   if (!card || card.hidden || !card.id) return;
-  showZoom(card, null, true);
+  hidePreview();
+  showZoom(card);
 }
+
+// ------------------------------------------------------------------ card preview: hover (mouse) or long-press (touch)
+// The card drawn large (about 2.5 times its thumbnail, never past the viewport's edges) with its name,
+// kind, Cost, Resistance and rules text; gone on mouse leave, touch end, a tap elsewhere or Escape.
+// A quick tap still does what it did (the card's actions); a long-press neither taps nor opens the
+// browser's context menu. Face-down cards never get one.
+const LONG_PRESS_MS = 500;
+let preview = null;             // {card, anchor, how: "hover" | "press"}
+let suppressClickUntil = 0;     // the click a long-press's touchend would cause
+let lastTouch = 0;
+
+function previewBox() {
+  let p = document.getElementById("card-preview");
+  if (!p) {
+    p = el("div", { id: "card-preview", class: "card-preview", role: "tooltip" });
+    p.hidden = true;
+    document.body.append(p);
+  }
+  return p;
+}
+
+function attachPreview(b, card) {
+  b.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse") showPreview(card, b, "hover"); });
+  b.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse" && preview && preview.how === "hover") hidePreview(); });
+  let press = null;
+  const cancel = () => { if (press) clearTimeout(press.timer); press = null; };
+  b.addEventListener("touchstart", (e) => {
+    lastTouch = Date.now();
+    cancel();
+    if (e.touches.length !== 1) return;
+    const t = e.touches[0];
+    const p = { x: t.clientX, y: t.clientY, fired: false };
+    p.timer = setTimeout(() => { p.fired = true; showPreview(card, b, "press"); }, LONG_PRESS_MS);
+    press = p;
+  }, { passive: true });
+  b.addEventListener("touchmove", (e) => {
+    const t = e.touches[0];
+    if (press && !press.fired && t && Math.hypot(t.clientX - press.x, t.clientY - press.y) > 10) cancel();
+  }, { passive: true });
+  b.addEventListener("touchend", (e) => {
+    lastTouch = Date.now();
+    if (press && press.fired) {
+      e.preventDefault();                        // no click after a long-press
+      suppressClickUntil = Date.now() + 500;
+      hidePreview();
+    }
+    cancel();
+  });
+  b.addEventListener("touchcancel", () => { if (press && press.fired) hidePreview(); cancel(); });
+  b.addEventListener("contextmenu", (e) => {     // a long-press on a touch screen: no browser menu
+    if (press || Date.now() - lastTouch < 1500) e.preventDefault();
+  });
+  b.addEventListener("click", (e) => {
+    if (Date.now() < suppressClickUntil) { e.preventDefault(); e.stopImmediatePropagation(); }
+  }, true);
+}
+
+function showPreview(card, anchor, how) {
+  if (!card || card.hidden || !card.id) return;
+  if (anchor && !anchor.isConnected) anchor = document.querySelector(`.card[data-uid="${card.uid}"]`) || anchor;
+  const p = previewBox();
+  const r = anchor ? anchor.getBoundingClientRect() : null;
+  const thumb = r ? (anchor.classList.contains("tapped") ? r.height : r.width) : 80;
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const stacked = vw < 640;                        // a phone: the words below the picture
+  let w = Math.max(stacked ? 220 : 200, Math.min(300, thumb * 2.6));
+  w = stacked ? Math.min(w, vw - 40, (vh - 190) / 1.397) : Math.min(w, (vh - 24) / 1.397, vw - 300);
+  p.style.setProperty("--preview-w", `${Math.max(120, Math.round(w))}px`);
+  p.classList.toggle("stacked", stacked);
+  p.dataset.uid = String(card.uid ?? "");
+  p.dataset.id = card.id;
+  p.dataset.how = how;
+  p.replaceChildren(el("img", { src: cardSrc(card.id), alt: card.name || cardName(card.id), draggable: "false" }), cardFacts(card));
+  p.hidden = false;
+  preview = { card, anchor, how };
+  placePreview(p, r);
+}
+
+/** Beside the card, above it where there is room (the hand is low), else below, else to one side; always inside the viewport. */
+function placePreview(p, r) {
+  const vw = window.innerWidth, vh = window.innerHeight, m = 8;
+  const w = p.offsetWidth, h = p.offsetHeight;
+  let left, top;
+  if (!r) { left = (vw - w) / 2; top = (vh - h) / 2; }
+  else if (r.top - m - h >= m) { left = r.left + r.width / 2 - w / 2; top = r.top - m - h; }
+  else if (r.bottom + m + h <= vh - m) { left = r.left + r.width / 2 - w / 2; top = r.bottom + m; }
+  else {
+    left = r.right + m + w <= vw - m ? r.right + m : r.left - m - w;
+    top = r.top + r.height / 2 - h / 2;
+  }
+  p.style.left = `${Math.round(Math.max(m, Math.min(vw - w - m, left)))}px`;
+  p.style.top = `${Math.round(Math.max(m, Math.min(vh - h - m, top)))}px`;
+}
+
+function hidePreview() {
+  const p = document.getElementById("card-preview");
+  if (p) p.hidden = true;
+  preview = null;
+}
+
+/** After the board is drawn again: follow the card to its new element, or let the preview go. */
+function refreshPreview() {
+  if (!preview || (preview.anchor && preview.anchor.isConnected)) return;
+  const again = document.querySelector(`.card[data-uid="${preview.card.uid}"]${preview.how === "hover" ? ":hover" : ""}`);
+  if (again) { preview.anchor = again; placePreview(previewBox(), again.getBoundingClientRect()); } else if (preview.how === "hover") hidePreview();
+}
+// a touch elsewhere lets a preview go; scrolling takes it along with its card (or lets it go with it)
+document.addEventListener("touchstart", (e) => {
+  if (preview && !(preview.anchor && preview.anchor.contains(e.target))) hidePreview();
+}, { passive: true, capture: true });
+document.addEventListener("scroll", () => {
+  if (!preview || !preview.anchor || !preview.anchor.isConnected) return;
+  const r = preview.anchor.getBoundingClientRect();
+  if (r.bottom < 0 || r.top > window.innerHeight) hidePreview(); else placePreview(previewBox(), r);
+}, { passive: true, capture: true });
 
 // ------------------------------------------------------------------ labels
 function passLabel(v) {
@@ -354,8 +490,9 @@ function playLabel(v, a) {
   let s = a.type === "LayCostZone" ? "Lay in Cost Zone" : "Play";
   if (a.type === "PlayCard") {
     if (a.threat !== undefined && a.threat !== null) s += ` against ${uidName(v, a.threat)}`;
-    if (a.to_seat !== undefined && a.to_seat !== null && !(v.seats.length === 1 && a.to_seat === cur().seat)) s += ` at ${seatName(a.to_seat, { short: true })}`;
-    else if (a.to_seat !== undefined && a.to_seat !== null) s += " (aimed at yourself)";
+    // P-7: with no teammate the card is aimed at its player, for the target-change fee
+    if (a.to_seat !== undefined && a.to_seat !== null && a.to_seat !== cur().seat) s += ` at ${seatName(a.to_seat, { short: true })}`;
+    else if (a.to_seat !== undefined && a.to_seat !== null) s += ` (aimed at yourself: C${(v.settings || {}).solo_fee ?? 1} target-change fee)`;
   }
   return s;
 }
@@ -375,7 +512,8 @@ function actionLabel(v, a) {
       const to = a.to_seat !== undefined && a.to_seat !== null && a.to_seat !== cur().seat ? `, for ${seatName(a.to_seat, { short: true })}` : "";
       return `Take boost ${a.index + 1}${lastCard ? ` of ${cardName(lastCard)}` : ""}${who}${to}`;
     }
-    case "UseAbility": return `Use ${abilityName(a.ability)}${a.to_seat !== undefined && a.to_seat !== null ? ` for ${seatName(a.to_seat, { short: true })}` : ""}`;
+    case "UseAbility": return `Use ${abilityName(a.ability)}${a.to_seat === undefined || a.to_seat === null ? ""
+      : a.to_seat === cur().seat ? " (on yourself)" : ` for ${seatName(a.to_seat, { short: true })}`}`;
     case "BuyAbility": return `Buy ${abilityName(a.ability)}`;
     case "ChooseAbility": return `Choose ${abilityName(a.ability)}`;
     case "Choose": return `Choose ${uidName(v, a.option)}`;
@@ -437,12 +575,36 @@ function render() {
   renderLog();
   renderEnd(v);
   renderCover();
+  refreshPreview();
 }
 
+/** The duel's round limit (the roundLimit play-test variant), or 0: the printed duel has none. */
+function roundLimit(v) { return v.mode === "duel" ? Number((v.settings || {}).round_limit || 0) : 0; }
+
 function roundText(v) {
+  const limit = roundLimit(v);
+  if (limit) {
+    const left = limit - v.round;
+    return v.result ? `Round ${Math.min(v.round, limit)} of ${limit}`
+      : `Round ${v.round} of ${limit} (${left > 0 ? `${left} more after this, then` : "the last: then"} the score decides)`;
+  }
   if (v.max_rounds && v.round > v.max_rounds) return `Clearing round (after round ${v.max_rounds})`;
   if (v.result && v.max_rounds && v.result.round) return `Round ${Math.min(v.result.round, v.max_rounds)} of ${v.max_rounds}`;
   return `Round ${v.round}${v.max_rounds ? ` of ${v.max_rounds}` : ""}`;
+}
+
+/** D-SCORE in words, with the numbers it is made of: the piles count every card that ever entered
+ * them (a refill takes cards back out of the piles, never out of the score), so "in all" and
+ * "now" differ in a long game (issue 20). */
+function scoreSentence(v) {
+  const p = v.score_parts;
+  if (!p) return "Stalemate score: Righteous = Maturity ×5 + Resisted; Evil = Failed + Evil Habituals in play ×5";
+  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+  return `Stalemate score. Righteous ${v.score[0]} = Maturity ${p.maturity} (the Righteous levels summed) ×5`
+    + ` + ${n(p.resisted, "card", "cards")} resisted in all (${v.piles.resisted.length} in the Resisted pile now).`
+    + ` Evil ${v.score[1]} = ${n(p.failed, "card", "cards")} failed in all (${v.piles.failed.length} in the Failed pile now)`
+    + ` + ${n(p.evil_habituals, "Evil Habitual", "Evil Habituals")} in play ×5.`
+    + " The piles count every card that ever entered them: a refill takes cards out of the piles, never out of the score.";
 }
 
 function renderStatus(v) {
@@ -452,8 +614,10 @@ function renderStatus(v) {
   parts.push(el("span", { id: "round" }, roundText(v)));
   parts.push(el("span", { id: "turn" }, `${seatName(v.turn_seat, { short: true })}'s turn`));
   parts.push(el("span", { id: "phase" }, `${v.phase === "over" ? "Game over" : `${PHASES[v.phase] || words(v.phase)} phase`}`));
-  parts.push(el("span", { id: "score", title: "Stalemate score: Righteous = Maturity x5 + Resisted; Evil = Failed + Evil Habituals x5" },
-    `Score R ${v.score[0]} : E ${v.score[1]}`));
+  const sp = v.score_parts;
+  parts.push(el("span", { id: "score", title: scoreSentence(v) },
+    `Score R ${v.score[0]}`, sp ? el("span", { class: "score-parts" }, ` (Maturity ${sp.maturity}×5 + ${sp.resisted} resisted)`) : null,
+    ` : E ${v.score[1]}`, sp ? el("span", { class: "score-parts" }, ` (${sp.failed} failed + ${sp.evil_habituals}×5 Evil Habituals)`) : null));
   let who;
   if (v.result) {
     who = el("b", { id: "decider", class: "over" }, `Game over: ${WINNERS[v.result.winner] || words(v.result.winner)}`);
@@ -485,13 +649,33 @@ function renderSettings(v) {
   syncMenu(v);
   const s = v.settings || {};
   const bits = [];
-  if (v.mode === "duel") bits.push(`Evil Interrupt ${s.evil_interrupt ? "on" : "off"}`);
-  else bits.push(`Evil Interrupt ${s.evil_interrupt ? "on" : "off"}`);
+  if (v.mode === "duel") bits.push(`Evil Interrupt ${s.evil_interrupt ? "on" : "off"}`);   // a duel setting only
   bits.push(`Maturity Abilities ${s.mat_abilities ? "on" : "off"}`);
   if (v.mode === "solo") bits.push(`Solo fee C${s.solo_fee}`);
   $("#settings-line").textContent = bits.join(" · ");
   $("#settings-line").dataset.evilInterrupt = s.evil_interrupt ? "1" : "0";
   $("#settings-line").dataset.matAbilities = s.mat_abilities ? "1" : "0";
+  renderVariants(v);
+}
+
+/** What this table departs from the printed rules (the game's summary says it, from engine/variants.py). */
+function renderVariants(v) {
+  const tv = table && table.variants;
+  const on = tv && Object.keys(tv.on || {}).length;
+  const line = $("#variants-line");
+  line.hidden = !on;
+  line.textContent = on ? `Play-test variants: ${tv.text.replace(/^This table plays: /, "")}` : "";
+  const menu = $("#menu-variants");
+  menu.hidden = v.mode !== "duel";
+  menu.textContent = on ? tv.text : "This table plays the printed rules (no play-test variant).";
+  const q = new URLSearchParams({ mode: "pvp" });
+  if (on) q.set("variants", variantsParam(tv.on));
+  $("#menu-duel-rules").href = `/rules?${q.toString()}`;
+}
+
+/** alias -> value as a ``variants`` text (rewardCap=2,sameTurnBonus=0), as links and the lobby take it. */
+function variantsParam(on) {
+  return Object.entries(on || {}).map(([k, x]) => `${k}=${x === true ? 1 : x === false ? 0 : x}`).join(",") || "printed";
 }
 
 function badge(seat, kind, text, mine) {
@@ -568,6 +752,8 @@ function zoneRow(title, cards, opts = {}) {
     el("div", { class: "cards mini" }, cards.length ? cards.map((c) => cardEl(c, { side: opts.side, ...(opts.cardOpts ? opts.cardOpts(c) : {}) })) : el("span", { class: "empty" }, "—")));
 }
 
+const CROWDED_ZONE = 12;   // more Cost Zone cards than this: stacked (issue 20)
+
 function renderSeats(v) {
   const box = $("#seats");
   const mine = cur().seat;
@@ -589,7 +775,8 @@ function renderSeats(v) {
     };
     return el("div", { class: `seat ${righteous ? "righteous" : "evil"}${isMe ? " me" : ""}${v.turn_seat === s.seat ? " active" : ""}`, dataset: { seat: s.seat } },
       head, badges, counts,
-      zoneRow("Cost Zone", s.cost_zone, { cls: "cost-zone", side: s.side, cardOpts: czOpts }),
+      // a long game's Cost Zone (an Evil seat's may hold 30+ cards) is stacked, each card overlapping the last
+      zoneRow("Cost Zone", s.cost_zone, { cls: `cost-zone${s.cost_zone.length > CROWDED_ZONE ? " crowded" : ""}`, side: s.side, cardOpts: czOpts }),
       zoneRow(righteous ? "Righteous Habituals" : "In play", s.in_play, { cls: "in-play", hideEmpty: !righteous }),
       righteous ? zoneRow("Evil Habituals held", s.held, { cls: "held" }) : null);
   }));
@@ -613,8 +800,9 @@ function renderMiddle(v) {
     cardEl(s), el("span", {}, `${i === v.stack.length - 1 ? "top: " : ""}${s.item === "boost" ? `boost ${s.boost + 1} of ` : ""}${s.name || cardName(s.id)}`)))
     : [el("span", { class: "empty" }, "Empty")]));
   if (v.stack.length) $("#stack-box").classList.add("open"); else $("#stack-box").classList.remove("open");
-  const pile = (title, list, id) => el("div", { class: "pile", id },
-    el("span", { class: "zone-title" }, `${title}: ${list.length}`),
+  const all = (id) => (v.score_parts ? v.score_parts[id.slice(5)] : undefined);   // "pile-resisted" -> resisted
+  const pile = (title, list, id) => el("div", { class: "pile", id, title: scoreSentence(v) },
+    el("span", { class: "zone-title" }, `${title}: ${list.length}${all(id) !== undefined && all(id) !== list.length ? ` now, ${all(id)} in all` : ""}`),
     list.length ? cardEl(list[list.length - 1], { extra: "top-of-pile" }) : null);
   const extra = [];
   if (v.field && v.field.length) extra.push(zoneRow("Field", v.field, {}));
@@ -670,6 +858,7 @@ async function openCardActions(card, acts, e) {
     el("div", { class: "pop-actions" },
       el("b", {}, card.name || cardName(card.id)),
       el("span", { class: "note" }, KIND_LABELS[card.kind] || words(card.kind || "")),
+      info && info.text ? el("p", { class: "pop-rules" }, info.text) : null,
       ...buttons, none, have,
       el("button", { type: "button", onclick: closePopovers }, "Close")));
   const r = anchor;
@@ -682,6 +871,7 @@ function closePopovers() {
   $("#popover").hidden = true;
   $("#badge-editor").hidden = true;
   const z = $("#zoom"); z.classList.remove("sticky"); z.hidden = true;
+  hidePreview();
 }
 
 function renderDecide(v) {
@@ -689,6 +879,7 @@ function renderDecide(v) {
   const c = cur();
   const pend = v.pending || [];
   const nodes = [];
+  let passBtn = null;
   if (v.result) {
     nodes.push(el("p", { class: "prompt" }, `The game is over: ${WINNERS[v.result.winner] || v.result.winner}.`),
       el("button", { type: "button", onclick: () => { $("#end-panel").hidden = false; } }, "Show the result"));
@@ -718,18 +909,65 @@ function renderDecide(v) {
     const other = pend.filter((a) => !["LayCostZone", "PlayCard", "Choose", "Pass", "ChooseAbility", "BuyAbility"].includes(a.type));
     for (const a of other) row.append(el("button", { type: "button", class: `act act-${a.type}`, onclick: () => send(a) }, actionLabel(v, a)));
     const pass = pend.find((a) => a.type === "Pass");
-    if (pass) row.append(el("button", { type: "button", class: "act act-Pass pass", id: "pass", title: "Space or P", onclick: () => send(pass) }, passLabel(v), el("kbd", {}, "P")));
-    nodes.push(row);
+    if (pass) passBtn = el("button", { type: "button", class: "act act-Pass pass", id: "pass", title: "Space or P", onclick: () => send(pass) }, passLabel(v), el("kbd", {}, "P"));
+    if (row.childElementCount) nodes.push(row);
   }
   const offer = endOfferPrompt(v);
   if (offer) nodes.unshift(offer);
   const asks = adjustPrompts(v);
   nodes.unshift(...asks);
   const undo = undoButton(v);
-  if (undo) nodes.push(undo);
-  box.replaceChildren(...nodes);
+  // the options scroll (visibly: a scroll bar and "more below"); Pass and Undo stay in view under them
+  const sig = `${c.token}:${JSON.stringify(pend)}`;
+  const was = $("#decide-body");
+  const keep = was && box.dataset.sig === sig ? was.scrollTop : 0;
+  const body = el("div", { class: "decide-body", id: "decide-body" }, ...nodes);
+  const more = el("button", { type: "button", class: "decide-more small", id: "decide-more", hidden: true, onclick: scrollDecideOn });
+  const foot = el("div", { class: "decide-foot", id: "decide-foot" }, more, undo, passBtn);
+  box.replaceChildren(body, foot);
+  box.dataset.sig = sig;
+  body.scrollTop = keep;
+  body.addEventListener("scroll", updateDecideMore, { passive: true });
+  decideSizes.disconnect();
+  decideSizes.observe(body);
+  updateDecideMore();
   box.classList.toggle("yours", (pend.length > 0 || !!(offer && offer.id === "end-offer") || asks.some((a) => a.querySelector("#adjust-accept"))) && !v.result);
 }
+
+/** The decision's options overflow its box: say how many lie below (or that more lie above), in the box's foot. */
+function updateDecideMore() {
+  const body = $("#decide-body"), more = $("#decide-more"), foot = $("#decide-foot");
+  if (!body || !more || !foot) return;
+  const over = body.scrollHeight - body.clientHeight > 1;
+  const below = over && body.scrollTop + body.clientHeight < body.scrollHeight - 1;
+  const above = over && body.scrollTop > 1;
+  const edge = body.getBoundingClientRect();
+  const hidden = [...body.querySelectorAll("button")].filter((b) => {
+    const r = b.getBoundingClientRect();
+    return r.height > 0 && r.bottom > edge.bottom + 1;
+  }).length;
+  more.hidden = !below && !above;
+  more.dataset.dir = below ? "down" : "up";
+  more.textContent = below
+    ? `↓ ${hidden ? `${hidden} more option${hidden === 1 ? "" : "s"}` : "More"} below: scroll`
+    : "↑ More above: scroll up";
+  body.classList.toggle("more-below", below);
+  body.classList.toggle("more-above", above);
+  foot.hidden = foot.querySelectorAll(":scope > :not([hidden])").length === 0;
+}
+function scrollDecideOn(e) {
+  e.stopPropagation();
+  const body = $("#decide-body");
+  if (!body) return;
+  const down = $("#decide-more").dataset.dir !== "up";
+  body.scrollBy({ top: (down ? 1 : -1) * Math.max(60, body.clientHeight * 0.8), behavior: "smooth" });
+}
+const decideSizes = new ResizeObserver(() => updateDecideMore());
+// the page scrolls a button into view below the sticky top bar, not under it
+new ResizeObserver(() => {
+  const bar = document.querySelector(".topbar");
+  if (bar) document.documentElement.style.setProperty("--topbar-h", `${bar.offsetHeight}px`);
+}).observe(document.querySelector(".topbar"));
 
 /** Undo: enabled only when the server says this seat may take back its last action; else why not. */
 function undoButton(v) {
@@ -766,6 +1004,10 @@ function endOfferPrompt(v) {
       el("button", { type: "button", id: "end-decline", onclick: () => send({ type: "AnswerEnd", answer: "decline" }) }, "Decline: play on")));
 }
 
+/** A duel this many rounds long shows the offer to end on the score on the board itself, not only
+ * in the menu (docs/decisions.md: a newcomer's duel ran 104 rounds with nothing pointing to it). */
+const LONG_DUEL_ROUNDS = 12;
+
 /** The game menu: in a duel, a player may offer to end on the stalemate score (no clock). */
 function renderOfferMenu(v) {
   const btn = $("#menu-offer-end"), note = $("#menu-offer-note");
@@ -774,6 +1016,16 @@ function renderOfferMenu(v) {
   const show = v.mode === "duel" && player && !v.result;
   btn.hidden = !show;
   note.hidden = !show;
+  const long = $("#long-duel");
+  long.hidden = !show || v.round < LONG_DUEL_ROUNDS;
+  if (!long.hidden) {
+    const limit = roundLimit(v);
+    long.replaceChildren(el("p", {}, `A long duel: round ${v.round}${limit ? ` of ${limit}` : ", and a duel has no round limit"}.`
+      + ` Either side may offer to end it now on the stalemate score (${v.score[0]}–${v.score[1]}: ${winsWords(scoreWinner(v))}).`),
+      el("button", { type: "button", id: "long-offer-end", disabled: !!c.endOffer,
+        onclick: () => { if (!c.endOffer) send({ type: "OfferEnd" }); } },
+        c.endOffer ? "An offer to end is waiting for an answer" : "Offer to end on the score"));
+  }
   if (!show) return;
   btn.textContent = `Offer to end on the score (${v.score[0]}–${v.score[1]})`;
   btn.disabled = !!c.endOffer;
@@ -787,8 +1039,11 @@ function renderOfferMenu(v) {
 function abilityChoice(v, acts) {
   const me = v.seats[cur().seat];
   const choosing = acts.some((a) => a.type === "ChooseAbility");
+  const lone = righteousCount(v) === 1;
   const head = choosing
-    ? el("p", { class: "note" }, el("b", {}, "A new shared level: "), "choose one Maturity Ability for the whole team, free.")
+    ? el("p", { class: "note", id: "ability-choice-head" }, el("b", {}, v.mode === "duel" || lone ? "A new level: " : "A new shared level: "),
+      lone ? "choose one Maturity Ability, free." : v.mode === "duel" ? "choose one Maturity Ability for the Righteous side, free."
+        : "choose one Maturity Ability for the whole team, free.")
     : el("p", { class: "note" }, el("b", {}, "You may buy a Maturity Ability now "), `by rotating Cost Zone cards: 11 for a high-tier one, 7 for a low-tier one. You have ${me.untapped} untapped.`);
   return el("div", { class: "ability-choice", id: "ability-choice" }, head,
     el("div", { class: "ability-options" }, ...acts.map((a) => {
@@ -800,6 +1055,16 @@ function abilityChoice(v, acts) {
         el("span", { class: "ability-price" }, a.type === "BuyAbility" ? `Price ${price} Cost (you have ${me.untapped})` : "Free"),
         el("button", { type: "button", class: `act act-${a.type}`, onclick: () => send(a) }, actionLabel(v, a)));
     })));
+}
+
+/** Whose level the abilities go by: in co-op the team's shared level (A-2: the engine's
+ * team_level), alone just the level; in a duel each Righteous seat's own (A-3: Evil seats have none). */
+function abilityLevelWords(v, ab) {
+  const rs = v.seats.filter((s) => s.side === "righteous");
+  if (v.mode === "duel") {
+    return rs.length === 1 ? `Righteous L${rs[0].maturity}` : rs.map((s) => `${seatName(s.seat, { short: true })} L${s.maturity}`).join(", ");
+  }
+  return rs.length === 1 ? `L${ab.team_level}` : `team L${ab.team_level}`;
 }
 
 function renderAbilities(v) {
@@ -819,7 +1084,7 @@ function renderAbilities(v) {
       title: `${info.text || ""}${ab.charged.includes(a) ? " (charged: usable this level)" : ""}` },
       abilityName(a), ...uses.map((u) => el("button", { type: "button", class: "small", onclick: () => send(u) }, u.to_seat !== undefined && u.to_seat !== null ? `use → ${seatName(u.to_seat, { short: true })}` : "use")));
   });
-  box.replaceChildren(el("span", { class: "zone-title" }, `Abilities (team L${ab.team_level})`),
+  box.replaceChildren(el("span", { class: "zone-title", id: "abilities-level" }, `Abilities (${abilityLevelWords(v, ab)})`),
     ...(held.length ? held : [el("span", { class: "note" }, "none yet")]));
 }
 
@@ -848,6 +1113,11 @@ function evilInPlay(v) {
 function renderClocks(v) {
   const out = [];
   const clock = (id, text, cls = "") => el("div", { class: `clock ${cls}`, id }, text);
+  if (v.result) {   // over: the result, not a countdown that will never run out
+    const r = v.result;
+    $("#clocks").replaceChildren(clock("clock-result", `Game over in round ${r.round}: ${WINNERS[r.winner] || words(r.winner)}: ${r.reason}.`, "over"));
+    return;
+  }
   if (v.clearing) out.push(clock("clock-clearing", `Clearing round open since ${seatName(v.clearing.seat, { short: true })}'s turn: it is judged at the start of their next turn.`));
   else if (v.mode !== "duel") out.push(clock("clock-clearing", "Clearing round: not open (all Righteous at L3 opens it)"));
   if (v.duel) {
@@ -855,7 +1125,8 @@ function renderClocks(v) {
     const me = cur().seat;
     const mySide = me !== null && me !== undefined ? v.seats[me].side : null;
     const evilSeats = v.seats.filter((s) => s.side === "evil").map((s) => s.seat);
-    const rCount = v.seats.filter((s) => s.side !== "evil").length;
+    // the Righteous turns Evil's hold must last: one round as printed (D-W-E), more with the evilHold variant
+    const rCount = v.seats.filter((s) => s.side !== "evil").length * Number((v.settings || {}).evil_hold || 1);
     const evilBox = [];
     const chain = d.chain && d.chain.count ? `Combo chain: ${d.chain.count} back-to-back` : "Combo chain: none";
     const nextFor = mySide === "evil" ? [me] : evilSeats;
@@ -868,7 +1139,7 @@ function renderClocks(v) {
     const inPlay = d.evil_clock ? d.evil_clock.in_play : evilInPlay(v);
     evilBox.push(clock("duel-evil-progress", d.evil_clock
       ? `Evil win: ${inPlay} of ${d.evil_limit} Habituals in play, held: Evil wins unless the count drops within ${Math.max(0, rCount - d.evil_clock.righteous_turns_since)} more Righteous turn${rCount - d.evil_clock.righteous_turns_since === 1 ? "" : "s"}.`
-      : `Evil win: ${inPlay} of ${d.evil_limit} Habituals in play (then held for a full round).`, d.evil_clock ? "armed" : ""));
+      : `Evil win: ${inPlay} of ${d.evil_limit} Habituals in play (then held for ${Number((v.settings || {}).evil_hold || 1) > 1 ? `${v.settings.evil_hold} rounds` : "a full round"}).`, d.evil_clock ? "armed" : ""));
     const rBox = [];
     rBox.push(clock("duel-clean", d.righteous_clock
       ? `Clean round running since ${seatName(d.righteous_clock.seat, { short: true })}'s turn: Righteous win at the start of their next turn if it stays clean.`
@@ -896,10 +1167,13 @@ function renderEnd(v) {
   if (!settings.evil_interrupt) q.set("evilInterrupt", "0");
   if (!settings.mat_abilities) q.set("matAbilities", "0");
   if (v.mode === "solo") q.set("soloFee", String(settings.solo_fee || 1));
+  const tv = table && table.variants;
+  if (v.mode === "duel" && tv && Object.keys(tv.on || {}).length) q.set("variants", variantsParam(tv.on));
   q.set("lineup", v.lineup);
   const length = v.mode === "duel" ? `${r.round} round${r.round === 1 ? "" : "s"} (a round is every seat's turn)`
     : (v.max_rounds && v.round > v.max_rounds ? `${v.max_rounds} rounds and the clearing round` : `${r.round} of ${v.max_rounds} rounds`);
-  const decided = /agreement/i.test(r.reason) ? "agreement: both sides ended the duel on the stalemate score"
+  const decided = /round limit/i.test(r.reason) ? "decided on the score at the round limit (the roundLimit play-test variant)"
+    : /agreement/i.test(r.reason) ? "agreement: both sides ended the duel on the stalemate score"
     : /stalemate|score/i.test(r.reason) ? "the stalemate score"
     : r.winner === "righteous" ? "every Righteous player at L3 with no Evil Habitual, held for a full round"
       : v.mode === "duel" ? "Evil's Habituals held in play for a full round" : "the rounds ran out without a Righteous win";
@@ -908,8 +1182,11 @@ function renderEnd(v) {
     el("p", { id: "end-reason" }, `Why: ${r.reason.replace(/^./, (ch) => ch.toUpperCase())}.`),
     el("dl", { class: "end-facts" },
       el("dt", {}, "Length"), el("dd", { id: "end-length" }, length),
-      el("dt", {}, "Stalemate score"), el("dd", { id: "end-score" }, `Righteous ${v.score[0]} : Evil ${v.score[1]}`),
-      el("dt", {}, "Decided by"), el("dd", { id: "end-decided" }, decided)),
+      el("dt", {}, "Stalemate score"), el("dd", { id: "end-score" }, `Righteous ${v.score[0]} : Evil ${v.score[1]}`,
+        el("span", { class: "note", id: "end-score-parts" }, ` (${scoreSentence(v).replace(/^Stalemate score\. /, "")})`)),
+      el("dt", {}, "Decided by"), el("dd", { id: "end-decided" }, decided),
+      ...(v.mode === "duel" ? [el("dt", {}, "Rules"), el("dd", { id: "end-variants" },
+        tv && Object.keys(tv.on || {}).length ? tv.text : "This table played the printed rules.")] : [])),
     el("div", { class: "row" },
       el("a", { class: "button primary", id: "end-again", href: `/?${q.toString()}` }, "New game, same settings"),
       el("button", { type: "button", id: "end-download", onclick: downloadRecord }, "Download the record"),
@@ -918,22 +1195,28 @@ function renderEnd(v) {
   box.hidden = false;
 }
 
+/** Save the game's record: the server's bytes as they came. Parsing and writing it again here would
+ * round its 128-bit seed to a float that no longer replays (docs/protocol.md, "Large integers"). */
 async function downloadRecord() {
   const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`);
   if (!r.ok) { toast("The record is not available yet."); return; }
-  const blob = new Blob([JSON.stringify(await r.json(), null, 1)], { type: "application/json" });
+  const blob = await r.blob();
   const a = el("a", { href: URL.createObjectURL(blob), download: `game-${gameId}.json` });
   document.body.append(a);
   a.click();
   a.remove();
 }
 
-function eventText(e) { return logText(e, (i) => seatName(i, { short: true })); }
+function eventText(e) {
+  const v = view();
+  const rs = v ? v.seats.filter((s) => s.side === "righteous") : [];
+  return logText(e, (i) => seatName(i, { short: true }), v ? { righteous: rs.length, lone: rs.length === 1 ? rs[0].seat : null, mode: v.mode } : {});
+}
 
 function renderLog() {
   const ol = $("#log");
   const shown = log.slice(-200).filter((e, i, all) => !(e.kind === "played" && all[i + 1] && all[i + 1].kind === "threat_played" && all[i + 1].uid === e.uid));
-  ol.replaceChildren(...shown.map((e) => (e.kind === "note"
+  ol.replaceChildren(...scenarioLog(), ...shown.map((e) => (e.kind === "note"
     ? el("li", { class: `ev ev-note ${e.cls ? `ev-${e.cls}` : ""}` }, e.text)
     : el("li", { class: `ev ev-${e.kind}` }, eventText(e)))));
   ol.scrollTop = ol.scrollHeight;
@@ -1024,6 +1307,23 @@ async function loadTable() {
     if (r.ok) table = await r.json();
   } catch (e) { /* the menu then says free */ }
   renderAdjustMenu();
+  renderScenario();
+}
+
+/** A scenario game keeps the scenario's name and goal in view: a line in the top bar, and the log's first line. */
+function renderScenario() {
+  const sc = table && table.scenario;
+  const line = $("#scenario-line");
+  line.hidden = !sc;
+  if (!sc) return;
+  line.replaceChildren(el("b", {}, `Scenario: ${sc.title}`), sc.goal ? el("span", { class: "goal" }, ` · Goal: ${sc.goal}`) : "");
+  line.title = `Scenario: ${sc.title}. Goal: ${sc.goal}`;
+  line.onclick = () => line.classList.toggle("open");   // a narrow screen shows two lines of it until tapped
+  document.title = `${sc.title} - Christianity Strategy Card Game`;
+}
+function scenarioLog() {
+  const sc = table && table.scenario;
+  return sc ? [el("li", { class: "ev ev-note ev-scenario", id: "log-scenario" }, `Scenario: ${sc.title}.${sc.goal ? ` Goal: ${sc.goal}` : ""}`)] : [];
 }
 
 async function main() {
@@ -1033,7 +1333,9 @@ async function main() {
     setStatus("This link has no seat token (it should end with #token=...). Ask for your seat's link, or start a game in the lobby.");
     return;
   }
-  await Promise.all([loadCatalog(), loadAbilities(), loadTable()]);
+  await loadTable();
+  const rs = table && table.lineup ? [...table.lineup].filter((ch) => ch === "R").length : null;   // texts for the table
+  await Promise.all([loadCatalog(rs, table && table.settings ? table.settings.solo_fee : null), loadAbilities(rs)]);
   for (const t of tokens) conns.push({ token: t, ws: null, seat: null, role: null, view: null, seatsInfo: null, lastState: 0 });
   conns.forEach(connect);
   window.addEventListener("resize", () => closePopovers());

@@ -19,10 +19,11 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 let catalog = {};
-/** Load the card catalog (id -> {name, kind, side, ...}) once. */
-export async function loadCatalog() {
+/** Load the card catalog (id -> {name, kind, side, ...}) once; `righteous` and `fee`: the table's
+ * number of Righteous seats and target-change fee (with one seat the texts read as that seat's, P-7). */
+export async function loadCatalog(righteous = null, fee = null) {
   try {
-    const r = await fetch("/api/cards");
+    const r = await fetch(righteous === 1 ? `/api/cards?righteous=1&fee=${fee ?? 1}` : "/api/cards");
     if (r.ok) catalog = await r.json();
   } catch (e) { /* names fall back to ids */ }
   return catalog;
@@ -61,10 +62,11 @@ export function urlSettings(search = location.search) {
 }
 
 let abilities = {};
-/** Load the Maturity Abilities (id -> {name, text, tier, price}) once. */
-export async function loadAbilities() {
+/** Load the Maturity Abilities (id -> {name, text, tier, price}) once; `righteous`: the table's
+ * number of Righteous seats (with one, no text speaks of a teammate). */
+export async function loadAbilities(righteous = null) {
   try {
-    const r = await fetch("/api/abilities");
+    const r = await fetch(righteous ? `/api/abilities?righteous=${righteous}` : "/api/abilities");
     if (r.ok) abilities = await r.json();
   } catch (e) { /* texts fall back to names */ }
   return abilities;
@@ -78,8 +80,8 @@ export const REASONS = {
   choice_open: "Finish the open choice first", must_choose: "Choose first", needs_target: "Say whom it is for",
   cannot_resist: "It cannot resist that", not_your_decision: "It is not your decision now",
   not_your_turn: "It is not your decision now", not_in_hand: "That card is not in your hand",
-  game_over: "The game is over", abilities_off: "Maturity Abilities are off", already_held: "The team already has it",
-  ability_not_held: "The team does not have that ability", ability_not_ready: "The ability cannot be used now",
+  game_over: "The game is over", abilities_off: "Maturity Abilities are off", already_held: "That ability is already held",
+  ability_not_held: "That ability is not held", ability_not_ready: "The ability cannot be used now",
   no_boosts: "No boost is on offer", boost_not_allowed: "That boost cannot be taken", no_choice: "Nothing to choose",
   not_an_option: "Not one of the options", unknown_ability: "No such ability", no_such_threat: "No such threat",
   not_your_threat: "Only the target resists", wrong_amount: "Not that amount", not_legal: "Not allowed now",

@@ -28,7 +28,9 @@ const UNDONE = {
 function scoreWords(score) { return Array.isArray(score) ? ` (Righteous ${score[0]} : Evil ${score[1]})` : ""; }
 function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 
-/** One sentence per event kind: (event, who, card, seat) -> text. `seat(i)` names seat i. */
+/** One sentence per event kind: (event, who, card, seat, table) -> text. `seat(i)` names seat i;
+ * `table` is what the words follow: `righteous` (the number of Righteous seats: with one, nobody is
+ * called a teammate or "the team"), `lone` (that one seat) and `mode`; left out, the team's words. */
 export const EVENT_TEXT = {
   turn_started: (e, who) => `Round ${e.round}: ${who}'s turn begins.`,
   phase: (e, who) => `${who}: ${PHASES[e.phase] || String(e.phase).replace(/_/g, " ")} phase.`,
@@ -52,7 +54,10 @@ export const EVENT_TEXT = {
   took_hold: (e, who, card) => `${card || "An Evil Habitual"} took hold on ${who}.`,
   humility: (e, who) => (e.rollover
     ? `${who}'s Humility reached 10 and rolled over to ${e.humility}.`
-    : `${who}'s Humility ${e.delta > 0 ? "rose" : "fell"} by ${Math.abs(e.delta)} to ${e.humility}.`),
+    // a loss at 0 leaves the badge as it was: what it cannot take becomes discards (S-4), listed next
+    : !e.delta && !e.humility ? `${who}'s Humility was already 0: each point it could not lose costs a discard from hand or Cost Zone (overflow, S-4).`
+      : !e.delta ? `${who}'s Humility stayed at ${e.humility}.`
+        : `${who}'s Humility ${e.delta > 0 ? "rose" : "fell"} by ${Math.abs(e.delta)} to ${e.humility}.`),
   maturity: (e, who) => `${who} reached Maturity L${e.maturity}.`,
   overflow_discard: (e, who, card) => `${who} discarded ${card || "a card"} for Humility they could not lose.`,
   discarded: (e, who, card) => `${who} discarded ${card || "a card"}.`,
@@ -60,7 +65,13 @@ export const EVENT_TEXT = {
   resolved: (e, who, card) => (e.boost !== undefined && e.boost !== null
     ? `Boost ${Number(e.boost) + 1} of ${card || "a card"} resolved.` : `${card || "A card"} resolved.`),
   attached: (e, who, card) => `${card || "A Habitual"} came into play for ${who}.`,
-  ability_gained: (e, who) => `The team gained ${abilityName(e.ability)}${HOW[e.how] ? `, ${HOW[e.how]}` : ""}${e.seat !== undefined && e.seat !== null ? ` by ${who}` : ""}.`,
+  ability_gained: (e, who, card, seat, t = {}) => {
+    // a lone Righteous seat has no team; a duel's Righteous side levels seat by seat (A-3)
+    const lone = t.righteous === 1 && e.seat !== undefined && e.seat !== null;
+    const how = e.how === "chosen" && (lone || t.mode === "duel") ? "chosen free at a new level" : HOW[e.how];
+    if (lone) return `${who} gained ${abilityName(e.ability)}${how ? `, ${how}` : ""}.`;
+    return `${t.mode === "duel" ? "The Righteous side" : "The team"} gained ${abilityName(e.ability)}${how ? `, ${how}` : ""}${e.seat !== undefined && e.seat !== null ? ` by ${who}` : ""}.`;
+  },
   ability_used: (e, who, card, seat) => `${who} used ${abilityName(e.ability)}${e.to_seat !== undefined && e.to_seat !== null && e.to_seat !== e.seat ? ` for ${seat(e.to_seat)}` : ""}.`,
   restored: (e, who) => `Restoration: ${who} shuffled ${plural(e.cards, "card", "cards")} from the discard pile back into their deck.`,
   found: (e, who, card) => (card ? `${who} found ${card} and took it into their hand.` : `${who} found a card and took it into their hand.`),
@@ -78,7 +89,9 @@ export const EVENT_TEXT = {
   cost_zone_added: (e, who) => `A card went into ${who}'s Cost Zone.`,
   reshuffled: (e, who) => `${who}'s deck ran out: the discard pile (${plural(e.cards, "card", "cards")}) was shuffled into a new deck.`,
   flipped: (e, who, card) => `${card ? `${card} in ` : "A card in "}${who}'s Cost Zone was flipped face up.`,
-  shared_level: (e) => `Every Righteous player reached L${e.level}: the team chooses a free Maturity Ability.`,
+  shared_level: (e, who, card, seat, t = {}) => (t.righteous === 1
+    ? `${t.lone !== undefined && t.lone !== null ? seat(t.lone) : "The Righteous player"} reached L${e.level}: a free Maturity Ability to choose.`
+    : `Every Righteous player reached L${e.level}: the team chooses a free Maturity Ability.`),
   reward_earned: (e, who) => (e.bonus ? `${who} earned a bonus micro-reward (two rewards in one turn).`
     : e.special ? `${who} earned a special micro-reward (the 5th of the turn: may destroy a Righteous Habitual).`
       : `${who} earned a micro-reward.`),
@@ -95,12 +108,13 @@ export const EVENT_TEXT = {
   end_accepted: (e, who) => `${who} accepted: the duel ends by agreement on the stalemate score${scoreWords(e.score)}.`,
 };
 
-/** The sentence for one event. `seat(i)` names seat i as the page does ("Seat 1", a name...). */
-export function eventText(e, seat) {
+/** The sentence for one event. `seat(i)` names seat i as the page does ("Seat 1", a name...);
+ * `table` ({righteous, lone, mode}, optional): the table the words follow. */
+export function eventText(e, seat, table = {}) {
   const who = e.seat !== undefined && e.seat !== null ? seat(e.seat) : "The Evil deck";
   const card = e.card ? cardName(e.card) : null;
   const f = EVENT_TEXT[e.kind];
-  if (f) return f(e, who, card, seat);
+  if (f) return f(e, who, card, seat, table || {});
   return `${who}: ${String(e.kind).replace(/_/g, " ")}${card ? ` (${card})` : ""}.`;
 }
 

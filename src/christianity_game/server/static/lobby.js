@@ -5,6 +5,7 @@ const params = new URLSearchParams(location.search);
 let seats = [];          // [{side: "R"|"E", who: "human"|"random"|"heuristic"|"search", access: "invited"|"open"}]
 let scenario = params.get("scenario") || null;
 let scenarios = [];
+let variantCatalog = { variants: [], presets: {}, default: {} };   // GET /api/variants (engine/variants.py)
 
 function mode() { return document.querySelector("input[name=mode]:checked").value; }
 
@@ -52,6 +53,81 @@ function renderSeats() {
   renderAdjustNote();
   $("#add-r").hidden = m === "solo";
   $("#add-e").hidden = m !== "duel";
+  $("#set-evilInterrupt").closest("label").hidden = m !== "duel";   // a duel-only setting (D-INT-6)
+  $("#variants-box").hidden = m !== "duel";                          // the duel's play-test variants
+}
+
+/** The play-test variants section: one row a declared variant, a switch and (for a number) its value. */
+function renderVariants(chosen) {
+  const box = $("#variants");
+  box.replaceChildren();
+  for (const v of variantCatalog.variants) {
+    const on = v.alias in chosen;
+    const id = `variant-${v.alias}`;
+    const value = v.kind === "int"
+      ? el("input", { type: "number", id: `${id}-value`, class: "variant-value", min: v.low, max: v.high,
+          value: on ? chosen[v.alias] : v.suggested, "aria-label": `${v.title}: value`, oninput: renderVariantSummary })
+      : null;
+    box.append(el("div", { class: "variant-row", dataset: { variant: v.alias } },
+      el("label", {}, el("input", { type: "checkbox", id, checked: on, onchange: renderVariantSummary }), " ", el("b", {}, v.title)),
+      value,
+      el("p", { class: "note variant-desc" }, `${v.description} Departs from ${v.rules.join(", ")}.`)));
+  }
+  renderVariantSummary();
+}
+
+/** The variants switched on, alias -> value (a yes/no variant on means "not as printed"). */
+function chosenVariants() {
+  const out = {};
+  for (const v of variantCatalog.variants) {
+    if (!$(`#variant-${v.alias}`) || !$(`#variant-${v.alias}`).checked) continue;
+    out[v.alias] = v.kind === "int" ? Number($(`#variant-${v.alias}-value`).value) : !v.printed;
+  }
+  return out;
+}
+
+function variantsText(values) {
+  const pairs = Object.entries(values).map(([k, v]) => `${k}=${v === true ? 1 : v === false ? 0 : v}`);
+  return pairs.length ? pairs.join(",") : "printed";
+}
+
+function renderVariantSummary() {
+  const on = chosenVariants();
+  const titles = variantCatalog.variants.filter((v) => v.alias in on)
+    .map((v) => (v.kind === "int" ? `${v.title} ${on[v.alias]}` : v.title + (v.printed ? " off" : " on")));
+  $("#variants-summary").textContent = titles.length
+    ? `This table will play ${titles.length} variant${titles.length > 1 ? "s" : ""}: ${titles.join("; ")}.`
+    : "This table will play the printed rules.";
+}
+
+/** A ``variants`` text (a preset name and/or alias=value pairs) as alias -> value, read as the server reads it. */
+function parseVariants(text) {
+  const out = {};
+  for (const part of (text || "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    if (!part.includes("=")) { Object.assign(out, (variantCatalog.presets[part] || {}).values || {}); continue; }
+    const [k, v] = part.split("=");
+    const decl = variantCatalog.variants.find((d) => d.alias === k.trim());
+    if (!decl) continue;
+    out[decl.alias] = decl.kind === "int" ? Number(v) : !["0", "false", "off", "no"].includes(v.trim().toLowerCase());
+  }
+  for (const [k, v] of Object.entries(out)) {
+    const decl = variantCatalog.variants.find((d) => d.alias === k);
+    if (decl && v === decl.printed) delete out[k];   // the printed value is no variant
+  }
+  return out;
+}
+
+async function loadVariants() {
+  try {
+    const r = await fetch("/api/variants");
+    if (r.ok) variantCatalog = await r.json();
+  } catch (e) { /* the section stays empty: the printed rules */ }
+  const rec = variantCatalog.presets.recommended;
+  $("#variants-recommended").hidden = !rec;
+  if (rec) $("#variants-recommended-text").textContent = `Recommended set: ${rec.text}`;
+  $("#variants-recommended").onclick = () => renderVariants((rec && rec.values) || {});
+  $("#variants-printed").onclick = () => renderVariants({});
+  renderVariants(params.has("variants") ? parseVariants(params.get("variants")) : variantCatalog.default || {});
 }
 
 function settingsBody() {
@@ -65,7 +141,7 @@ function settingsBody() {
 async function create(extra = {}) {
   $("#create-error").textContent = "";
   const m = extra.mode || mode();
-  const list = extra.lineup ? extra.lineup.split("").map((c) => seat(c)) : seats;
+  const list = extra.lineup ? extra.lineup.split("").map((c, i) => seat(c, (extra.bots || {})[i] || "human")) : seats;
   const lineup = list.map((s) => s.side).join("");
   const bots = {};
   const access = {};
@@ -74,10 +150,12 @@ async function create(extra = {}) {
     else access[i] = s.access === "open" ? "open" : "invited";
   });
   const body = { mode: m, lineup, settings: settingsBody(), bots, access };
+  if (m === "duel" || extra.scenario) body.settings.variants = variantsText(chosenVariants());
   const adjust = $("#manual-adjust").value;
   if (adjust) body.manualAdjust = adjust;
   const seed = $("#seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  // digits go as a decimal string, which keeps every one (a Number keeps 53 bits of a 128-bit seed)
+  if (seed !== "") body.seed = /^[0-9]+$/.test(seed) ? seed : Number(seed);
   const name = $("#game-name").value.trim();
   if (name) body.name = name;
   if (extra.scenario) body.scenario = extra.scenario;
@@ -94,7 +172,7 @@ async function create(extra = {}) {
     $("#create-error").textContent = data.message || data.detail || `Error ${r.status}`;
     return;
   }
-  showCreated(data);
+  showCreated(data, Boolean(extra.here) || $("#hotseat").checked);
 }
 
 function link(url, label) {
@@ -105,15 +183,34 @@ function link(url, label) {
   return [a, " ", copy, el("input", { class: "link-text", readonly: true, value: url, "aria-label": label })];
 }
 
-function showCreated(g) {
+/** A loopback address (127.x, localhost, [::1]): a link to it opens only on this computer. */
+function isLoopback(url) {
+  let host;
+  try { host = new URL(url, location.href).hostname.toLowerCase(); } catch (e) { return false; }
+  host = host.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Said under the links when they point at a loopback address (the server knows no public URL). */
+function localLinksNote(url) {
+  const host = new URL(url, location.href).host;
+  return el("li", { class: "links-local", id: "links-local", role: "note" },
+    el("b", {}, "These links work only on this computer"), ` (they point at ${host}, which another device cannot reach). `,
+    "To play with a friend on another device, stop the server and start it with ",
+    el("code", {}, "scripts/run.sh --host 0.0.0.0 --public-url http://YOUR-ADDRESS:8000"),
+    " (YOUR-ADDRESS: this computer's address on your network), then create the game again: its links then start with that address.");
+}
+
+function showCreated(g, here) {
   const ul = $("#links");
   ul.replaceChildren();
   const humans = g.seats.filter((s) => s.kind === "human");
-  if ($("#hotseat").checked && humans.length > 0) {
+  if (here && humans.length > 0) {
     const url = `/play/${g.game_id}#tokens=${humans.map((s) => s.token).join(",")}`;
     ul.append(el("li", { class: "hotseat" }, el("a", { href: url, class: "primary button", id: "play-hotseat" },
-      `Play here (hot-seat, ${humans.length} seat${humans.length > 1 ? "s" : ""})`)));
+      humans.length > 1 ? `Play here (hot-seat, ${humans.length} seats)` : "Play here")));
   }
+  if (isLoopback(g.spectator.url)) ul.append(localLinksNote(g.spectator.url));   // the links all share one address
   for (const s of g.seats) {
     const side = s.side === "evil" ? "Evil" : "Righteous";
     if (s.kind === "human") {
@@ -143,10 +240,13 @@ async function loadScenarios() {
   ul.replaceChildren();
   if (!scenarios.length) ul.append(el("li", { class: "note" }, "No scenarios."));
   for (const s of scenarios) {
-    ul.append(el("li", { class: "scenario" },
-      el("div", {}, el("b", {}, s.title), ` (${s.lineup}) `, el("span", { class: "note" }, s.description)),
-      el("button", { type: "button", onclick: () => { $("#hotseat").checked = true; create({ mode: s.mode, lineup: s.lineup, scenario: s.name }); } },
-        "Start (hot-seat)")));
+    ul.append(el("li", { class: "scenario", dataset: { scenario: s.name } },
+      el("div", {}, el("b", {}, s.title), ` (${s.lineup}) `, el("span", { class: "note" }, s.description),
+        s.goal && s.goal !== s.description ? el("span", { class: "note scenario-goal" }, ` Goal: ${s.goal}`) : null),
+      el("div", { class: "scenario-start" },
+        el("button", { type: "button", onclick: () => { $("#hotseat").checked = true; create({ mode: s.mode, lineup: s.lineup, scenario: s.name }); } },
+          "Start (hot-seat)"),
+        ...againstBot(s))));
   }
   if (scenario) {
     const s = scenarios.find((x) => x.name === scenario);
@@ -154,9 +254,26 @@ async function loadScenarios() {
       $("#scenario-note").hidden = false;
       $("#scenario-note").replaceChildren(`Scenario: ${s.title}. `,
         el("button", { type: "button", class: "primary", onclick: () => create({ mode: s.mode, lineup: s.lineup, scenario: s.name }) },
-          "Start this scenario"));
+          "Start this scenario"), " ", ...againstBot(s));
     }
   }
+}
+
+/** A scenario against bots: the side (every seat of it) played here, a bot of the chosen kind in each other seat. */
+function againstBot(s) {
+  const side = el("select", { "aria-label": `Play ${s.title} as`, class: "scenario-side" },
+    el("option", { value: "R" }, "Righteous"), el("option", { value: "E" }, "Evil"));
+  const bot = el("select", { "aria-label": `Bot for ${s.title}`, class: "scenario-bot" },
+    el("option", { value: "heuristic" }, "Bot (heuristic)"),
+    el("option", { value: "search" }, "Bot (search, ~0.2 s a move)"),
+    el("option", { value: "random" }, "Bot (random)"));
+  const start = () => {
+    const bots = {};
+    s.lineup.split("").forEach((c, i) => { if (c !== side.value) bots[i] = bot.value; });
+    create({ mode: s.mode, lineup: s.lineup, scenario: s.name, bots, here: true });
+  };
+  return [el("label", { class: "scenario-as" }, "Play as ", side), el("label", { class: "scenario-as" }, "against ", bot),
+    el("button", { type: "button", class: "primary", onclick: start }, "Start against a bot")];
 }
 
 async function loadOpen() {
@@ -235,6 +352,7 @@ function init() {
   if (ma && ["ask", "free", "off"].includes(ma)) $("#manual-adjust").value = ma;
   $("#create-form").addEventListener("submit", (e) => { e.preventDefault(); create(); });
   renderSeats();
+  loadVariants();
   loadScenarios();
   loadOpen();
 }

@@ -1,5 +1,8 @@
 // The replay viewer: step forward and back through every action of a game record, with the board
-// as a chosen seat (or a spectator) saw it. The server replays the record (/api/replays).
+// as a chosen seat (or a spectator) saw it, or, once the game is over, with all cards shown. The
+// server replays the record (/api/replays) and says each action in words (its describer, the one
+// the command line uses). A record travels as the text it was: parsing it here and writing it again
+// would round its 128-bit seed to a float (see docs/protocol.md, "Large integers").
 import { el, loadCatalog, cardName, PHASES, words } from "/static/common.js";
 import { eventText, WINNERS } from "/static/events.js";
 
@@ -7,18 +10,19 @@ const $ = (s) => document.querySelector(s);
 const params = new URLSearchParams(location.search);
 let rep = null;        // {replay_id, mode, lineup, steps, actions, result}
 let step = 0;
-let seat = "spectator";
-let shown = null;      // the step's answer {step, view, events, action}
+let seat = "spectator"; // a seat number (as text), "spectator", or ALL (every card face up)
+let shown = null;      // the step's answer {step, view, events, action, text}
+const ALL = "all";
 const events = {};     // step -> its events (as the chosen seat saw them)
 
 function seatName(i) { return i === null || i === undefined ? "the Evil deck" : `Seat ${Number(i) + 1}`; }
 
-function actionText(a) {
+/** The caption of a step: who acted, and the server's sentence for the action. */
+function actionText(answer) {
+  const a = answer.action;
   if (!a) return "The deal: the game as it started.";
-  const who = seatName(a.seat);
-  const bits = Object.entries(a).filter(([k]) => !["type", "seat"].includes(k))
-    .map(([k, v]) => (k === "to_seat" || k === "payer" ? `${words(k)} ${seatName(v)}` : k === "card" || k === "option" || k === "threat" ? `${words(k)} #${v}` : `${words(k)} ${words(v)}`));
-  return `${who}: ${words(a.type).replace(/([a-z])([A-Z])/g, "$1 $2")}${bits.length ? ` (${bits.join(", ")})` : ""}.`;
+  const text = (answer.text || words(a.type)).replace(/[.\s]+$/, "");
+  return `${seatName(a.seat)}: ${text.replace(/^./, (ch) => ch.toUpperCase())}.`;
 }
 
 function img(card) {
@@ -26,8 +30,8 @@ function img(card) {
   return el("span", { class: `card${card && card.tapped ? " tapped" : ""}`, title: card && card.id ? (card.name || cardName(card.id)) : "face-down card" },
     el("span", { class: "card-inner" }, el("img", { src, alt: card && card.id ? (card.name || cardName(card.id)) : "a face-down card" })));
 }
-function row(title, cards) {
-  return el("div", { class: "zone-row" }, el("span", { class: "zone-title" }, title),
+function row(title, cards, cls = "") {
+  return el("div", { class: `zone-row ${cls}`.trim() }, el("span", { class: "zone-title" }, title),
     el("div", { class: "cards mini" }, cards.length ? cards.map(img) : el("span", { class: "empty" }, "—")));
 }
 
@@ -44,17 +48,23 @@ function render() {
   $("#forward").disabled = $("#last").disabled = step === rep.steps;
   const over = v.result ? ` · Game over: ${WINNERS[v.result.winner] || v.result.winner} (${v.result.reason})` : "";
   $("#status").textContent = `Replay · ${v.mode === "duel" ? "Duel" : v.mode === "solo" ? "Solo" : "Co-op"} ${v.lineup} · ${roundText(v)} · ${seatName(v.turn_seat)}'s turn · ${v.phase === "over" ? "Game over" : `${PHASES[v.phase] || words(v.phase)} phase`} · Score R ${v.score[0]} : E ${v.score[1]}${over}`;
-  $("#action").textContent = actionText(shown.action);
+  $("#action").textContent = actionText(shown);
   $("#seats").replaceChildren(...v.seats.map((s) => el("div", { class: `seat ${s.side === "evil" ? "evil" : "righteous"}${v.turn_seat === s.seat ? " active" : ""}`, dataset: { seat: s.seat } },
     el("div", { class: "seat-head" }, `${seatName(s.seat)} (${s.side === "evil" ? "Evil" : "Righteous"})`),
     s.side === "evil" ? null : el("div", { class: "counts" }, `Humility ${s.humility}/10 · Maturity L${s.maturity}`),
     el("div", { class: "counts" }, `Hand ${s.hand_size} · Deck ${s.deck_size} · Discard ${s.discard.length}`),
+    v.all_shown ? row("Hand", s.hand, "hand-row") : null,
     row("Cost Zone", s.cost_zone), row(s.side === "evil" ? "In play" : "Habituals", s.in_play),
-    s.side === "evil" ? null : row("Evil Habituals held", s.held))));
+    s.side === "evil" ? null : row("Evil Habituals held", s.held),
+    v.all_shown ? row("Deck (top first)", s.deck_cards || [], "deck-row") : null)));
   $("#threats").replaceChildren(...(v.threats.length ? v.threats.map(img) : [el("span", { class: "empty" }, "None")]));
   $("#stack").replaceChildren(...(v.stack.length ? v.stack.map(img) : [el("span", { class: "empty" }, "Empty")]));
-  $("#piles").replaceChildren(el("div", { class: "zone-title" }, `Resisted ${v.piles.resisted.length} · Failed ${v.piles.failed.length}`));
-  if (seat === "spectator") {
+  $("#piles").replaceChildren(el("div", { class: "zone-title" }, `Resisted ${v.piles.resisted.length} · Failed ${v.piles.failed.length}`),
+    v.all_shown && v.evil_deck.length ? row("Evil deck (top first)", v.evil_deck, "deck-row evil-deck") : null);
+  if (seat === ALL) {
+    $("#hand-title").textContent = "All cards shown: every hand and deck is in its seat's panel";
+    $("#hand").replaceChildren();
+  } else if (seat === "spectator") {
     $("#hand-title").textContent = "Hands are hidden from a spectator";
     $("#hand").replaceChildren();
   } else {
@@ -69,6 +79,7 @@ function render() {
   $("#log").replaceChildren(...(lines.length ? lines : [el("li", { class: "note" }, step ? "" : "The cards are dealt.")]));
   $("#log").scrollTop = $("#log").scrollHeight;
   document.body.dataset.step = String(step);
+  document.body.dataset.seat = seat;   // whose point of view is drawn (tests wait on it)
 }
 
 async function go(n) {
@@ -84,17 +95,26 @@ async function go(n) {
   render();
 }
 
-async function open(record) {
+/** Open a record for stepping: ``text`` is the record's JSON exactly as it was served or saved. */
+async function open(text) {
   $("#error").textContent = "";
-  const r = await fetch("/api/replays", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(record) });
+  const r = await fetch("/api/replays", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
   const data = await r.json();
   if (!r.ok) { $("#error").textContent = data.message || "This record cannot be replayed."; return; }
   rep = data;
   $("#slider").max = String(rep.steps);
+  // every seat of the line-up, a spectator, and (the record shows it all once the game is over) all cards
   $("#seat").replaceChildren(el("option", { value: "spectator" }, "a spectator"),
-    ...rep.lineup.split("").map((c, i) => el("option", { value: String(i) }, `${seatName(i)} (${c === "E" ? "Evil" : "Righteous"})`)));
+    ...rep.lineup.split("").map((c, i) => el("option", { value: String(i) }, `${seatName(i)} (${c === "E" ? "Evil" : "Righteous"})`)),
+    rep.result ? el("option", { value: ALL }, "all cards shown (the game is over)") : null);
   seat = "spectator";
+  $("#seat").value = seat;
   await go(0);
+}
+
+/** The JSON error message of an answer's text, or null. */
+function messageOf(text) {
+  try { return JSON.parse(text).message || null; } catch (e) { return null; }
 }
 
 async function init() {
@@ -112,16 +132,16 @@ async function init() {
   $("#file").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (!f) return;
-    let record;
-    try { record = JSON.parse(await f.text()); } catch (err) { $("#error").textContent = "That file is not JSON: not a game record."; return; }
-    open(record);
+    const text = await f.text();
+    try { JSON.parse(text); } catch (err) { $("#error").textContent = "That file is not JSON: not a game record."; return; }
+    open(text);   // the file's own bytes: a parsed and re-written record would lose a large seed's digits
   });
   const game = params.get("game");
   if (game) {
     const r = await fetch(`/api/games/${encodeURIComponent(game)}/record`);
-    const data = await r.json();
-    if (!r.ok) { $("#error").textContent = data.message || "The game's record is not available."; return; }
-    open(data);
+    const text = await r.text();
+    if (!r.ok) { $("#error").textContent = messageOf(text) || "The game's record is not available."; return; }
+    open(text);   // forwarded as served, never parsed and written again
   }
 }
 init();

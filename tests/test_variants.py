@@ -1,0 +1,280 @@
+"""The duel's play-test variants (engine/variants.py): each departs from one stated rule, is off
+(at the printed value) by default, and is recorded in the game's settings.
+
+One test per variant, named with the rule ID it departs from, shows the departure on a prepared
+position and the printed behaviour on the same position with the variant off. Then: the registry
+itself (one place, every variant a Settings field with the printed default), parsing of
+``--variants``, refusals, co-op untouched, and records with variants replaying exactly.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from christianity_game import Game, Settings
+from christianity_game.engine import variants as V
+from duel_helpers import BROAD, E_FILL, IDLE, LEAVEN, R_FILL, DuelScenario
+from scenario import ANCHOR, res
+from test_rules_duel import finale_scenario, five_rewards, seven_held
+
+
+# --------------------------------------------------------------------------- the registry
+def test_every_variant_is_a_setting_whose_default_is_the_printed_rule() -> None:
+    s = Settings()
+    assert s.variants == {}
+    for v in V.VARIANTS:
+        assert getattr(s, v.key) == v.printed, v
+        assert Settings.ALIASES[v.alias] == v.key
+        assert v.rules and all(r.startswith("D-") for r in v.rules)
+        assert v.description.endswith(".") and v.title
+        assert v.suggested != v.printed, f"{v.alias}: turning it on must change something"
+        v.check(v.suggested)
+
+
+def test_presets_are_small_sets_of_declared_variants() -> None:
+    assert V.PRESETS["printed"] == {}
+    rec = V.PRESETS["recommended"]
+    assert 1 <= len(rec) <= 3, "at most three departures from the printed rules"
+    for key, value in rec.items():
+        assert V.BY_KEY[key].check(value) == value and value != V.BY_KEY[key].printed
+
+
+def test_parse_variants_takes_presets_and_alias_pairs_and_names_what_is_wrong() -> None:
+    assert V.parse_variants("rewardCap=2,evilHabituals=5") == {"reward_cap": 2, "evil_habituals": 5}
+    assert V.parse_variants("recommended,rewardCap=3")["reward_cap"] == 3
+    assert V.parse_variants("sameTurnBonus=off") == {"same_turn_bonus": False}
+    assert V.parse_variants("") == {}
+    with pytest.raises(ValueError, match="unknown variant 'rewardKap'"):
+        V.parse_variants("rewardKap=2")
+    with pytest.raises(ValueError, match="unknown variant preset 'best'"):
+        V.parse_variants("best")
+    with pytest.raises(ValueError, match="rewardCap must be a whole number from 0 to 20"):
+        V.parse_variants("rewardCap=99")
+    with pytest.raises(ValueError, match="evilHabituals must be a whole number from 1 to 7"):
+        V.parse_variants("evilHabituals=x")
+
+
+def test_table_plays_says_what_the_table_departs_from() -> None:
+    assert V.table_plays(Settings()) == "This table plays the printed rules."
+    s = Settings().updated({"rewardCap": 2, "roundLimit": 20})
+    text = V.table_plays(s)
+    assert text.startswith("This table plays: ") and "at most 2 micro-rewards" in text and "after round 20" in text
+    assert V.variants_json(s)["on"] == {"rewardCap": 2, "roundLimit": 20}
+    assert "D-SCORE" in V.variants_json(s)["rules"] and "D-MR-2" in V.variants_json(s)["rules"]
+
+
+def test_variants_are_for_duels_only_co_op_and_solo_refuse_them() -> None:
+    with pytest.raises(ValueError, match="play-test variants are for duels; a coop game cannot take reward_cap"):
+        Game.new(mode="coop", lineup="RR", seed=1, settings=Settings().updated({"rewardCap": 2}))
+    with pytest.raises(ValueError, match="solo"):
+        Game.new(mode="solo", lineup="R", seed=1, settings=Settings().updated({"roundLimit": 5}))
+    Game.new(mode="coop", lineup="RR", seed=1)   # printed values are no variant
+
+
+# --------------------------------------------------------------------------- one test a variant
+@pytest.mark.parametrize("cap", [0, 2])
+def test_D_MR_7_variant_rewardCap_limits_rewards_per_evil_seat_per_turn(cap: int) -> None:
+    """D-MR-1..4, D-MR-7 (variant rewardCap): the five-rewards turn of a lone Evil seat earns 6
+    rewards as printed (4 + 2 same-turn bonuses); with rewardCap=2 it gets 2, and the rest are
+    counted as capped."""
+    s = five_rewards("ER", rewardCap=cap)
+    s.take_rewards()
+    s.answer_all(1)
+    earned = [e for e in s.earned() if e.seat == 0]
+    if cap == 0:
+        assert len(earned) == 6 and s.count("mr_capped") == 0
+    else:
+        # the triggers still fire (mr_* counts); the rewards past the cap are withheld
+        assert len(earned) == 2 and s.count("mr_capped") == 3 and s.count("micro_rewards") == 2
+
+
+def test_D_MR_7_variant_rewardCap_counts_per_turn() -> None:
+    """rewardCap counts a turn's rewards (the finale's here) and starts afresh at the next turn."""
+    s = finale_scenario(rewardCap=1)
+    s.start()
+    s.threaten(0, LEAVEN, 1)
+    s.threaten(0, IDLE, 1)
+    s.pass_interrupts()
+    while s.decision() == "answer":
+        s.take_hit(1)
+    assert s.decision() == "reward" and s.d.given == [1, 0] and s.g.turn_seat == 0
+    s.take_rewards()
+    s.pass_turn(0)
+    assert s.g.turn_seat == 1 and s.d.given == [0, 0]
+
+
+@pytest.mark.parametrize("once", [False, True])
+def test_D_MR_2_variant_fourPlaysOnce_rewards_only_the_first_fourth_play(once: bool) -> None:
+    """D-MR-2 (variant fourPlaysOnce): 8 plays in a turn earn the 4-plays reward twice as printed,
+    once with the variant."""
+    s = DuelScenario("ER", phase="main", turn_seat=0, fourPlaysOnce=once)
+    s.hand(0, *[LEAVEN, IDLE] * 4).evil_cz(0, 8).deck(0, *[E_FILL] * 20)
+    s.hand(1, R_FILL).untapped(1, 4 * (res(LEAVEN) + res(IDLE)))
+    s.start()
+    for _ in range(2):
+        for c in [LEAVEN, IDLE, LEAVEN, IDLE]:
+            s.threaten(0, c, 1)
+            s.take_rewards()
+        s.pass_interrupts()
+        while s.decision() in ("answer", "reward"):
+            if s.decision() == "reward":
+                s.take_rewards()
+            else:
+                s.resist_all(1, s.g.defs[s.st.threats[0].uid].id)
+    assert s.count("mr_four_plays") == (1 if once else 2)
+
+
+@pytest.mark.parametrize("bonus", [True, False])
+def test_D_MR_7_variant_sameTurnBonus_off_earns_no_extra(bonus: bool) -> None:
+    """D-MR-7 (variant sameTurnBonus=0): the four rewards of the turn bring no extra ones."""
+    s = five_rewards("ER", sameTurnBonus=bonus)
+    s.take_rewards()
+    s.answer_all(1)
+    earned = [e for e in s.earned() if e.seat == 0]
+    assert [e.data["bonus"] for e in earned].count(True) == (2 if bonus else 0)
+    assert s.count("mr_same_turn_bonus") == (2 if bonus else 0)
+
+
+@pytest.mark.parametrize("reward", [True, False])
+def test_D_MR_4_variant_finaleReward_off_earns_nothing_for_a_finale(reward: bool) -> None:
+    """D-MR-4 (variant finaleReward=0): the free finale gets through and earns nothing."""
+    s = finale_scenario(finaleReward=reward)
+    s.start()
+    s.threaten(0, LEAVEN, 1)
+    s.threaten(0, IDLE, 1)
+    s.answer_all(1)
+    assert s.count("mr_finale") == (1 if reward else 0)
+    assert len([e for e in s.earned() if e.seat == 0]) == (1 if reward else 0)
+
+
+@pytest.mark.parametrize("need,wins", [(7, False), (5, True)])
+def test_D_W_E_variant_evilHabituals_lowers_the_count_for_the_evil_win(need: int, wins: bool) -> None:
+    """D-W-E (variant evilHabituals): 5 Evil Habituals held for a round win with evilHabituals=5,
+    not as printed (7)."""
+    s = seven_held(n=5, evilHabituals=need)
+    s.start()
+    assert s.dview()["evil_limit"] == need
+    s.pass_turn(0)
+    s.pass_turn(1)
+    assert (s.g.result is not None and s.g.result.winner == "evil") is wins
+    if wins:
+        assert s.g.result is not None and s.g.result.reason == "5 Evil Habituals in play held for a full round"
+
+
+@pytest.mark.parametrize("hold", [1, 2])
+def test_D_W_E_variant_evilHold_makes_the_hold_last_longer(hold: int) -> None:
+    """D-W-E (variant evilHold=2): the seven must hold through two Righteous rounds, not one."""
+    s = seven_held(evilHold=hold)
+    s.start()
+    s.pass_turn(0)
+    s.pass_turn(1)
+    if hold == 1:
+        assert s.g.result is not None and s.g.result.winner == "evil"
+        return
+    assert s.g.result is None
+    s.pass_turn(0)
+    s.pass_turn(1)
+    assert s.g.result is not None and s.g.result.winner == "evil"
+    assert s.g.result.reason == "7 Evil Habituals in play held for 2 rounds"
+
+
+def _humility_zero(**settings: object) -> DuelScenario:
+    s = DuelScenario("ER", phase="main", turn_seat=1, **settings)
+    s.hand(1, ANCHOR).deck(1, *[R_FILL] * 30).deck(0, *[E_FILL] * 30).seat(1, humility=0)
+    return s
+
+
+@pytest.mark.parametrize("rounds", [0, 2])
+def test_D_W_E_variant_humilityWin_evil_wins_when_every_righteous_seat_stays_at_humility_0(rounds: int) -> None:
+    """D-W-E (variant humilityWin=2, a new Evil win): the lone Righteous seat ends two rounds in a
+    row at Humility 0: Evil wins as the third round starts. As printed, play goes on."""
+    s = _humility_zero(humilityWin=rounds)
+    s.start()
+    for _ in range(6):
+        if s.g.result is not None:
+            break
+        s.pass_turn(s.g.turn_seat)
+    if rounds == 0:
+        assert s.g.result is None
+    else:
+        assert s.g.result is not None and s.g.result.winner == "evil"
+        assert s.g.result.reason == "every Righteous seat ended 2 rounds in a row at Humility 0"
+
+
+def test_D_W_E_variant_humilityWin_the_count_restarts_when_humility_rises() -> None:
+    """humilityWin counts rounds in a row: a seat back above 0 at a round's end restarts it."""
+    s = _humility_zero(humilityWin=2)
+    s.start()
+    s.pass_turn(1)          # round 1 ends at Humility 0
+    assert s.d.zero_rounds == 1
+    s.st.seats[1].humility = 3   # as a boost would
+    s.pass_turn(0)
+    s.pass_turn(1)
+    assert s.d.zero_rounds == 0 and s.g.result is None
+
+
+@pytest.mark.parametrize("limit", [0, 12])
+def test_D_SCORE_variant_roundLimit_decides_on_the_score_after_the_last_round(limit: int) -> None:
+    """D-SCORE (variant roundLimit): as printed a duel has no round limit (round 13 is play); with
+    roundLimit=12 the duel ends as round 13 would start, decided on the stalemate score."""
+    s = DuelScenario("ER", phase="main", turn_seat=1, round=11, roundLimit=limit)
+    s.hand(1, ANCHOR).deck(1, *[R_FILL] * 30).deck(0, *[E_FILL] * 30)
+    s.start()
+    for _ in range(6):
+        if s.g.result is not None:
+            break
+        s.pass_turn(s.g.turn_seat)
+    if limit == 0:
+        assert s.g.result is None and s.g.round >= 13
+    else:
+        res_ = s.g.result
+        assert res_ is not None and res_.round == 13
+        assert res_.reason == "round limit 12 reached: decided on the score at the round limit"
+        r, e = s.g.score
+        assert res_.winner == ("righteous" if r > e else "evil")
+
+
+# --------------------------------------------------------------------------- records and positions
+def _bots_duel(settings: Settings, seed: int) -> Game:
+    from christianity_game.sim.simulate import play_one
+    return play_one("duel", "ER", seed, "heuristic", settings.updated({"maxTurns": 300}), log=True)
+
+
+def test_records_with_variants_replay_exactly_and_old_records_play_the_printed_rules() -> None:
+    settings = Settings().updated(V.PRESETS["recommended"])
+    game = _bots_duel(settings, 5)
+    assert game.result is not None
+    rec = game.to_record()
+    assert {k: rec["settings"][k] for k in V.PRESETS["recommended"]} == V.PRESETS["recommended"]
+    again = Game.from_record(rec)
+    assert again.result == game.result and again.state_id == game.state_id
+    assert again.settings.variants == settings.variants
+    # a record made before variants existed names none of them: it replays under the printed rules
+    printed = _bots_duel(Settings(), 6)
+    old = printed.to_record()
+    old["settings"] = {k: v for k, v in old["settings"].items() if k not in V.BY_KEY}
+    replayed = Game.from_record(old)
+    assert replayed.settings.variants == {} and replayed.result == printed.result
+    assert replayed.state_id == printed.state_id
+
+
+def test_positions_carry_the_variant_tallies() -> None:
+    s = finale_scenario(rewardCap=2)
+    s.start()
+    s.threaten(0, LEAVEN, 1)
+    s.threaten(0, IDLE, 1)
+    s.pass_interrupts()
+    while s.decision() == "answer":
+        s.take_hit(1)
+    pos = s.g.to_position()
+    assert pos["duel"]["given"] == [1, 0]
+    again = Game.from_position(pos, mode="duel", lineup="ER", settings=s.g.settings)
+    assert again.state.duel.given == s.d.given
+
+
+def test_the_rules_document_lists_every_variant() -> None:
+    from pathlib import Path
+    rules = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    for v in V.VARIANTS:
+        assert f"`{v.alias}`" in rules, v.alias
+        assert all(r.split("-")[0] == "D" for r in v.rules)
