@@ -13,6 +13,7 @@ import socket
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -40,10 +41,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real server (uvicorn in a thread) on a free 127.0.0.1 port, bot delay 0."""
-    app = create_app(tmp_path_factory.mktemp("data"), bot_delay=0)
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Serve ``app`` with uvicorn in a thread on a free 127.0.0.1 port; its base URL while open."""
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     srv = uvicorn.Server(config)
@@ -54,9 +54,32 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if time.time() > deadline or not thread.is_alive():
             raise RuntimeError("the server did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server (uvicorn in a thread) on a free 127.0.0.1 port, bot delay 0."""
+    with serving(create_app(tmp_path_factory.mktemp("data"), bot_delay=0)) as base:
+        yield base
+
+
+@contextmanager
+def sized_page(browser: Any, w: int, h: int, **context: Any) -> Iterator[Any]:
+    """A page of a new context at ``w`` x ``h`` (``size_id`` "WxH"); it must raise no JavaScript error."""
+    ctx = browser.new_context(viewport={"width": w, "height": h}, **context)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.size_id = f"{w}x{h}"
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
 
 
 @pytest.fixture(scope="module")

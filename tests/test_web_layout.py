@@ -283,7 +283,7 @@ def test_hover_shows_a_hand_card_large_with_its_text(server: str, sized: dict[st
         page.wait_for_function("() => { const p = document.querySelector('#card-preview'); return p && !p.hidden; }")
         _assert_readable(page, page.evaluate(PREVIEW_BOX), card_id, thumb)
         if where == "#hand":
-            _shot(page, "card-preview-hover-1280x800")
+            _shot(page, "card-preview-hover-1280x800", docs=True)
         page.mouse.move(1100, 400)    # the log, away from any card
         page.wait_for_function("() => document.querySelector('#card-preview').hidden")
     # a face-down card (the other seat's Cost Zone) never enlarges
@@ -326,7 +326,7 @@ def test_long_press_shows_a_card_a_quick_tap_opens_its_actions(server: str, size
     # the context menu a phone's browser opens on a long press is suppressed
     assert page.evaluate("""() => { const e = new MouseEvent('contextmenu', { bubbles: true, cancelable: true });
         document.querySelectorAll('#hand .card')[1].dispatchEvent(e); return e.defaultPrevented; }""")
-    _shot(page, "card-preview-long-press-390x844")
+    _shot(page, "card-preview-long-press-390x844", docs=True)
     _touch(page, "#hand .card", "touchend", 1)
     card.dispatch_event("click")
     page.wait_for_timeout(100)

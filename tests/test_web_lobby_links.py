@@ -12,8 +12,6 @@
 from __future__ import annotations
 
 import json
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,16 +22,15 @@ from test_web import (  # noqa: F401 - the fixtures are used by name
     CHROMIUM,
     SIZE_IDS,
     SIZES,
-    TIMEOUT,
-    _free_port,
     _post,
     _shot,
     browser,
     server,
+    serving,
+    sized_page,
 )
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed (scripts/install-browser.sh)")
-uvicorn = pytest.importorskip("uvicorn")
 
 PUBLIC = "http://192.0.2.10:8000"   # TEST-NET-1: never reached, only written into the links
 FIX = "scripts/run.sh --host 0.0.0.0 --public-url http://YOUR-ADDRESS:8000"
@@ -43,34 +40,16 @@ FIX = "scripts/run.sh --host 0.0.0.0 --public-url http://YOUR-ADDRESS:8000"
 def public_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server on a free 127.0.0.1 port that knows its public URL (bot delay 0)."""
     from christianity_game.server.app import create_app
-    app = create_app(Path(tmp_path_factory.mktemp("public")), bot_delay=0, public_url=PUBLIC)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started:
-        if time.time() > deadline or not thread.is_alive():
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with serving(create_app(Path(tmp_path_factory.mktemp("public")), bot_delay=0, public_url=PUBLIC)) as base:
+        yield base
 
 
 @pytest.fixture(params=SIZES, ids=SIZE_IDS)
 def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:  # noqa: F811
     """A page at one of the two sizes, allowed to use the clipboard; it must raise no JavaScript error."""
     w, h = request.param
-    ctx = browser.new_context(viewport={"width": w, "height": h}, permissions=["clipboard-read", "clipboard-write"])
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.size_id = f"{w}x{h}"
-    yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    with sized_page(browser, w, h, permissions=["clipboard-read", "clipboard-write"]) as pg:
+        yield pg
 
 
 def _create_duel_of_people(page: Any, base: str) -> None:

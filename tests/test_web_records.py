@@ -103,6 +103,7 @@ def test_lobby_game_record_keeps_its_seed_and_replays_with_sentences(server: str
     assert "Replay of" in result.output and "Traceback" not in result.output
 
     # "Watch the replay" forwards the record as served: it opens and steps, with no error
+    _shot(page, "end-panel-random-seed-1280x800", docs=True)
     page.locator("#end-replay").click()
     page.wait_for_url("**/replay?game=*")
     page.wait_for_function("() => document.body.dataset.step === '0'")
@@ -168,4 +169,4 @@ def test_lobby_game_record_keeps_its_seed_and_replays_with_sentences(server: str
         assert page.locator(f"#seats .seat[data-seat='{s}'] .deck-row img").count() > 0
         assert "a face-down card" not in _names(page, f"#seats .seat[data-seat='{s}'] .deck-row img")
     assert hands["0"] and hands["1"]
-    _shot(page, "replay-all-cards-shown")
+    _shot(page, "replay-random-seed-1280x800", docs=True)   # the README's: a lobby game, random seed

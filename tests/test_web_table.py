@@ -21,12 +21,12 @@ from test_web import (  # noqa: F401 - the fixtures are used by name
     CHROMIUM,
     SIZE_IDS,
     SIZES,
-    TIMEOUT,
     _decision,
     _post,
     _shot,
     browser,
     server,
+    sized_page,
 )
 
 
@@ -73,15 +73,8 @@ class Seat:
 @pytest.fixture(params=SIZES, ids=SIZE_IDS)
 def sized(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:  # noqa: F811
     w, h = request.param
-    ctx = browser.new_context(viewport={"width": w, "height": h})
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.size_id = f"{w}x{h}"
-    yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    with sized_page(browser, w, h) as pg:
+        yield pg
 
 
 def _state(page: Any, n: int) -> None:

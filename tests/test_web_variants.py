@@ -45,6 +45,8 @@ def test_lobby_offers_the_variants_for_a_duel_only_and_the_recommended_set_in_on
         if isinstance(value, int) and not isinstance(value, bool):
             assert page.locator(f"#variant-{alias}-value").input_value() == str(value)
     assert f"{len(RECOMMENDED)} variants" in page.locator("#variants-summary").inner_text()
+    page.locator("#variants-box").scroll_into_view_if_needed()
+    _shot(page, "lobby-variants-1280x800", docs=True)
     # seat 1 (Evil) a bot, seat 2 (Righteous) me
     page.locator(".seat-row[data-seat='0'] select.who").select_option("heuristic")
     page.locator("#hotseat").check()

@@ -169,7 +169,9 @@ async function create(extra = {}) {
   }
   const data = await r.json();
   if (!r.ok) {
-    $("#create-error").textContent = data.message || data.detail || `Error ${r.status}`;
+    // a refusal has a code and words; a request the schema refused (422) lists what is wrong
+    const detail = Array.isArray(data.detail) ? data.detail.map((d) => `${(d.loc || []).slice(1).join(".") || "request"}: ${d.msg}`).join("; ") : data.detail;
+    $("#create-error").textContent = data.message || detail || `Error ${r.status}`;
     return;
   }
   showCreated(data, Boolean(extra.here) || $("#hotseat").checked);

@@ -35,6 +35,19 @@ function row(title, cards, cls = "") {
     el("div", { class: "cards mini" }, cards.length ? cards.map(img) : el("span", { class: "empty" }, "—")));
 }
 
+/** What the score is made of (D-SCORE: the piles count every card that ever entered them). */
+function parts(v, side) {
+  const p = v.score_parts;
+  if (!p) return "";
+  return side === "r" ? ` (Maturity ${p.maturity}×5 + ${p.resisted} resisted)` : ` (${p.failed} failed + ${p.evil_habituals}×5 Evil Habituals)`;
+}
+
+/** The table the log's sentences follow (one Righteous seat: "you", never "the team"). */
+function tableOf(v) {
+  const rs = v.seats.filter((s) => s.side === "righteous");
+  return { righteous: rs.length, lone: rs.length === 1 ? rs[0].seat : null, mode: v.mode };
+}
+
 function roundText(v) {
   if (v.max_rounds && v.round > v.max_rounds) return `Clearing round (after round ${v.max_rounds})`;
   return `Round ${v.round}${v.max_rounds ? ` of ${v.max_rounds}` : ""}`;
@@ -47,7 +60,7 @@ function render() {
   $("#back").disabled = $("#first").disabled = step === 0;
   $("#forward").disabled = $("#last").disabled = step === rep.steps;
   const over = v.result ? ` · Game over: ${WINNERS[v.result.winner] || v.result.winner} (${v.result.reason})` : "";
-  $("#status").textContent = `Replay · ${v.mode === "duel" ? "Duel" : v.mode === "solo" ? "Solo" : "Co-op"} ${v.lineup} · ${roundText(v)} · ${seatName(v.turn_seat)}'s turn · ${v.phase === "over" ? "Game over" : `${PHASES[v.phase] || words(v.phase)} phase`} · Score R ${v.score[0]} : E ${v.score[1]}${over}`;
+  $("#status").textContent = `Replay · ${v.mode === "duel" ? "Duel" : v.mode === "solo" ? "Solo" : "Co-op"} ${v.lineup} · ${roundText(v)} · ${seatName(v.turn_seat)}'s turn · ${v.phase === "over" ? "Game over" : `${PHASES[v.phase] || words(v.phase)} phase`} · Score R ${v.score[0]}${parts(v, "r")} : E ${v.score[1]}${parts(v, "e")}${over}`;
   $("#action").textContent = actionText(shown);
   $("#seats").replaceChildren(...v.seats.map((s) => el("div", { class: `seat ${s.side === "evil" ? "evil" : "righteous"}${v.turn_seat === s.seat ? " active" : ""}`, dataset: { seat: s.seat } },
     el("div", { class: "seat-head" }, `${seatName(s.seat)} (${s.side === "evil" ? "Evil" : "Righteous"})`),
@@ -59,7 +72,10 @@ function render() {
     v.all_shown ? row("Deck (top first)", s.deck_cards || [], "deck-row") : null)));
   $("#threats").replaceChildren(...(v.threats.length ? v.threats.map(img) : [el("span", { class: "empty" }, "None")]));
   $("#stack").replaceChildren(...(v.stack.length ? v.stack.map(img) : [el("span", { class: "empty" }, "Empty")]));
-  $("#piles").replaceChildren(el("div", { class: "zone-title" }, `Resisted ${v.piles.resisted.length} · Failed ${v.piles.failed.length}`),
+  const sp = v.score_parts;
+  const pile = (now, all) => (sp && all !== now ? `${now} now, ${all} in all` : `${now}`);
+  $("#piles").replaceChildren(el("div", { class: "zone-title" },
+    `Resisted ${pile(v.piles.resisted.length, sp && sp.resisted)} · Failed ${pile(v.piles.failed.length, sp && sp.failed)}`),
     v.all_shown && v.evil_deck.length ? row("Evil deck (top first)", v.evil_deck, "deck-row evil-deck") : null);
   if (seat === ALL) {
     $("#hand-title").textContent = "All cards shown: every hand and deck is in its seat's panel";
@@ -74,7 +90,7 @@ function render() {
   }
   const lines = [];
   for (let i = Math.max(1, step - 30); i <= step; i++) {
-    for (const e of events[`${seat}:${i}`] || []) lines.push(el("li", { class: `ev ev-${e.kind}`, dataset: { step: i } }, eventText(e, seatName)));
+    for (const e of events[`${seat}:${i}`] || []) lines.push(el("li", { class: `ev ev-${e.kind}`, dataset: { step: i } }, eventText(e, seatName, tableOf(v))));
   }
   $("#log").replaceChildren(...(lines.length ? lines : [el("li", { class: "note" }, step ? "" : "The cards are dealt.")]));
   $("#log").scrollTop = $("#log").scrollHeight;
