@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
 # Creates (or refreshes) the project's virtual environment in .venv. Idempotent: it installs only
 # when pyproject.toml changed since the last install of that level (a stamp file per level).
-#   scripts/setup.sh        what the web app needs (pip install -e .[native]): used by scripts/run.sh
+#   scripts/setup.sh        what the web app needs (pip install -e .[native])
 #   scripts/setup.sh dev    that plus the test and lab extras (.[dev,native]): used by scripts/test.sh
 # Then it builds the native engine (the engine's hot modules compiled with mypyc) when the engine's
 # sources changed since the last build; if that fails the Python engine is used (same rules, slower).
-# CHRISTIANITY_GAME_ENGINE=python skips the build.
+# --no-build skips that build: scripts/run.sh (setup.sh runtime --no-build) serves at once and builds
+# in the background instead. CHRISTIANITY_GAME_ENGINE=python skips the build too.
+# Two set-ups at once (two starts) take turns on a lock (.venv/.setup.lock, where flock exists).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-level=${1:-runtime}
+level=runtime
+build=yes
+for arg in "$@"; do
+  case "$arg" in
+    runtime|dev) level=$arg ;;
+    --no-build) build=no ;;
+    *) echo "usage: scripts/setup.sh [runtime|dev] [--no-build]" >&2; exit 2 ;;
+  esac
+done
 case "$level" in
   runtime) spec=".[native]" ;;
   dev) spec=".[dev,native]" ;;
-  *) echo "usage: scripts/setup.sh [runtime|dev]" >&2; exit 2 ;;
 esac
+mkdir -p .venv
+if command -v flock >/dev/null 2>&1; then
+  exec 9>.venv/.setup.lock
+  flock 9
+fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
@@ -28,6 +42,6 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install --quiet -e "$spec"
   rm -f .venv/.installed-"$level"-* && touch "$stamp"
 fi
-if [ "${CHRISTIANITY_GAME_ENGINE:-}" != python ]; then
+if [ "$build" = yes ] && [ "${CHRISTIANITY_GAME_ENGINE:-}" != python ]; then
   .venv/bin/christianity-game native build || echo "setup: the native engine was not built; the Python engine is used" >&2
 fi

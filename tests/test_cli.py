@@ -167,7 +167,7 @@ def test_hot_seat_hides_the_other_hand() -> None:
 
 def test_hot_seat_hand_over_between_people() -> None:
     # Pass (option 1) again and again: seat 1's turn ends and the keyboard goes to seat 2.
-    result = invoke(["play", "--seed", "7", "--handoff"], input="1\n" * 40 + "q\n")
+    result = invoke(["play", "--seed", "7", "--handoff"], input="1\ny\n" * 20 + "q\n")
     assert result.exit_code == 0
     assert "Pass the keyboard to Seat 2" in result.stdout
     assert "Seat 2 › choose" in result.stdout

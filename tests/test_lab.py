@@ -327,20 +327,27 @@ def test_lab_bench_reports_throughput() -> None:
 
 
 # ---------------------------------------------------------------------------------------- locked, real wins, strength
+class _FakeSeat:
+    def __init__(self, side: str) -> None:
+        self.side = side
+
+
 class _FakeState:
     def __init__(self) -> None:
         self.turn_no = 0
+        self.seats = [_FakeSeat("evil"), _FakeSeat("righteous")]
 
 
 class _FakeGame:
-    """Just what LockWatch reads: the turn, the seat whose turn it is, the turn order and how many
-    turns began (two seats taking turns in order)."""
+    """Just what LockWatch reads: the turn, the seat whose turn it is and its side, the turn order,
+    how many turns began (two seats taking turns in order, the Evil seat first) and the result."""
 
     def __init__(self) -> None:
         self.state = _FakeState()
         self.turn_seat = 0
         self.turn_order = (0, 1)
         self.event_counts: dict[str, int] = {}
+        self.result: object | None = None
 
     def start(self, seat: int) -> None:
         self.state.turn_no += 1
@@ -366,8 +373,12 @@ def test_locked_measure_counts_own_turns_with_no_option_but_to_pass() -> None:
         else:
             watch(game, 1, [Pass(1), LayCostZone(1, 8)])
     assert watch.longest(game) == LOCK_TURNS
+    assert watch.pass_turns(game) == LOCK_TURNS   # seat 1's own turns all had an option
+    assert watch.first_evil_decisions == 2        # turn 1: seat 0's decision and seat 1's answer
     game.start(0)   # a sixth such turn, with no decision at all
-    assert watch.longest(game) == LOCK_TURNS + 1
+    assert watch.longest(game) == LOCK_TURNS + 1 and watch.pass_turns(game) == LOCK_TURNS + 1
+    game.result = object()   # ...but the game ended as that turn started: it was never played
+    assert watch.pass_turns(game) == LOCK_TURNS
 
 
 def _locked_from_log(game: Any, watch: Any) -> int:

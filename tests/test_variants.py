@@ -278,3 +278,53 @@ def test_the_rules_document_lists_every_variant() -> None:
     for v in V.VARIANTS:
         assert f"`{v.alias}`" in rules, v.alias
         assert all(r.split("-")[0] == "D" for r in v.rules)
+
+
+@pytest.mark.parametrize("limit", [0, 3])
+def test_D_INT_4_variant_threatLimit_stops_an_evil_seat_after_n_threats_a_turn(limit: int) -> None:
+    """D-INT-4 (variant threatLimit=3): as printed the lone Evil seat plays its eight threats in one
+    turn; with the variant it plays three, then no threat is offered and one tried is refused with
+    the variant's reason; the next turn it may play again."""
+    from christianity_game import IllegalAction, PlayCard
+    s = DuelScenario("ER", phase="main", turn_seat=0, threatLimit=limit)
+    s.hand(0, *[LEAVEN, IDLE] * 4).evil_cz(0, 8).deck(0, *[E_FILL] * 20)
+    s.hand(1, R_FILL).untapped(1, 4 * (res(LEAVEN) + res(IDLE))).deck(1, *[R_FILL] * 10)
+    s.start()
+    played = 0
+    while s.threat_plays(0) and played < 8:
+        a = s.threat_plays(0)[0]
+        s.do(a)
+        played += 1
+        s.take_rewards()
+    assert played == (8 if limit == 0 else 3)
+    if limit:
+        left = next(u for u in s.st.seats[0].hand if s.g.defs[u].is_threat)
+        with pytest.raises(IllegalAction):   # Evil has nothing left to decide: the target answers
+            s.g.apply(PlayCard(0, left, None, 1))
+        code, words = s.g._why_illegal(PlayCard(0, left, None, 1))   # the reason, asked of the rules
+        assert code == "threat_limit" and "threatLimit" in words
+        assert s.d.plays[0] == 3
+        s.answer_all(1)
+        while s.g.turn_seat == 1 and s.g.result is None:
+            s.pass_(s.decider())
+        assert s.g.turn_seat == 0 and s.d.plays[0] == 0   # a new turn: the seat may threaten again
+
+
+@pytest.mark.parametrize("times", [1, 3])
+def test_D_CZ_2_and_3_variant_outnumbered_scales_the_handicap(times: int) -> None:
+    """D-CZ-2, D-CZ-3 (variant outnumbered=3): the outnumbered side gets its handicap three times
+    over: EER's lone Righteous seat opens with 3 + 3 Cost Zone cards and draws Maturity + 2 + 3;
+    ERR's lone Evil seat opens with 3 + 3 and lays up to 4 + 2 x 3. The side with more seats, and a
+    1v1 duel, are untouched."""
+    from christianity_game.engine.modes import DuelMode
+    settings = Settings().updated({"outnumbered": times})
+    eer = Game.new(mode="duel", lineup="EER", seed=2, settings=settings)
+    err = Game.new(mode="duel", lineup="ERR", seed=2, settings=settings)
+    er = Game.new(mode="duel", lineup="ER", seed=2, settings=settings)
+    mode = DuelMode()
+    assert mode.opening_cost_zone(eer, 2) == 3 + times and mode.opening_cost_zone(eer, 0) == 3
+    assert mode.draw_count(eer, 2) == eer.state.seats[2].maturity + 2 + times
+    assert mode.opening_cost_zone(err, 0) == 3 + times and mode.intake_cap(err, 0) == 4 + 2 * times
+    assert mode.opening_cost_zone(err, 1) == 3 and mode.intake_cap(err, 1) == 4
+    assert mode.opening_cost_zone(er, 0) == 3 and mode.intake_cap(er, 0) == 4
+    assert len(eer.state.seats[2].cost_zone) == 3 + times   # dealt so

@@ -2,6 +2,7 @@
 
 Commands: ``play`` (hot-seat and bots in the terminal), ``simulate`` (batches of bot games),
 ``cards`` (list the card set, check a user's deck file), ``replay`` (show a saved game),
+``lab`` (grids of bot games), ``tune`` (search the play-test variants), ``ladder`` (rate bot levels),
 ``bench`` (engine speed) and ``native`` (build the compiled engine). Seats are numbered from 1 on the command line and on screen.
 
 Bad flags and values end with exit code 2 and one line on stderr (never a traceback).
@@ -24,11 +25,12 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards.loader import CardFileError, CardSet, load_files, starter_set
-from .engine.actions import Action, AdjustBadge, IllegalAction, action_from_json
+from .engine.actions import Action, AdjustBadge, IllegalAction, PlayCard, action_from_json
 from .engine.settings import Settings
+from .render.table_words import card_text
 from .render.terminal import (
-    KIND_LABEL, describe_action, describe_actions, describe_events, render_actions, render_board, render_card_table,
-    seat_label,
+    KIND_LABEL, boost_line, describe_action, describe_actions, describe_events, ends_turn, render_actions,
+    render_board, render_card_table, righteous_count, righteous_seats_of, seat_label,
 )
 
 if TYPE_CHECKING:
@@ -54,8 +56,24 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _settings(pairs: list[str] | None) -> Settings:
-    data: dict[str, str] = {}
+VARIANTS_HELP = ("Duel play-test variants: a preset (recommended) and/or alias=value pairs, comma-separated "
+                 "(rewardCap=2,evilHabituals=5). See `christianity-game variants`. Default: the printed rules.")
+
+
+def _variants(text: str | None) -> dict[str, int | bool]:
+    """``--variants``: the play-test variants it names (Settings key -> value); a clear error otherwise."""
+    from .engine.variants import parse_variants
+    if text is None:
+        return {}
+    try:
+        return parse_variants(text)
+    except ValueError as exc:
+        _fail(f"--variants: {exc}")
+
+
+def _settings(pairs: list[str] | None, variants: str | None = None) -> Settings:
+    """The table's settings: ``--variants`` first, then each ``--set`` (which wins where both name one)."""
+    data: dict[str, Any] = dict(_variants(variants))
     for item in pairs or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
@@ -98,6 +116,37 @@ def scenarios() -> None:
         line.append(f"   {sc.lineup}, {'prepared position' if sc.position else 'fresh game'}", style="dim")
         console.print(line, overflow="ignore", crop=False, soft_wrap=True)
         for row in textwrap.wrap(f"{sc.title}: {sc.description}", width=width - 4):
+            console.print(Text(f"    {row}"))
+
+
+@app.command("variants")
+def list_variants() -> None:
+    """List the duel's play-test variants (every departure from a printed rule) and the presets."""
+    import textwrap
+
+    from .engine.variants import PRESETS, VARIANTS
+    console = Console(highlight=False)
+    width = max(40, min(console.width, 80))
+    console.print(Text("Duel play-test variants (off by default: the printed rules). Give them as "
+                       "--variants alias=value,... or a preset name:", style="bold"))
+    for v in VARIANTS:
+        console.print()
+        line = Text("  ")
+        line.append(v.alias, style="bold cyan")
+        allowed = "on/off" if v.kind == "bool" else f"{v.low}-{v.high}"
+        printed = ("on" if v.printed else "off") if v.kind == "bool" else str(v.printed)
+        line.append(f"   {allowed}; printed: {printed}; departs from {', '.join(v.rules)}", style="dim")
+        console.print(line, overflow="ignore", crop=False, soft_wrap=True)
+        for row in textwrap.wrap(f"{v.title}: {v.description}", width=width - 4):
+            console.print(Text(f"    {row}"))
+    console.print()
+    console.print(Text("Presets:", style="bold"))
+    from .engine.settings import Settings as _S
+    from .engine.variants import table_plays
+    for name, values in PRESETS.items():
+        pairs = ",".join(f"{next(v.alias for v in VARIANTS if v.key == k)}={int(x)}" for k, x in values.items())
+        console.print(Text(f"  {name}", style="bold cyan"), Text(f"  {pairs or '(none)'}", style="dim"))
+        for row in textwrap.wrap(table_plays(_S().updated(values)), width=width - 4):
             console.print(Text(f"    {row}"))
 
 
@@ -196,6 +245,7 @@ HELP_TEXT = """\
   [cyan]m[/]        adjust your own Humility or Maturity by hand (house rules, S-8): [dim]m h 5[/], [dim]m m 2[/]
   [cyan]{...}[/]    an action as JSON (advanced), e.g. [dim]{"type": "Pass", "seat": 0}[/]
   [cyan]q[/]        quit (with --save the game is saved first)
+[bold]End your turn[/] while a card can still be played asks first: [cyan]y[/] ends it, anything else keeps your turn.
 [bold]Marks:[/] ▯ a ready Cost Zone card, ▭ a rotated (spent) one, ★ face up · C3 = costs 3 · R2 = takes 2 to resist
 [bold]Badges:[/] Humility x/10 (10 rolls over into a level) · Maturity L0-L3 (everyone at L3 opens the clearing round)"""
 
@@ -219,13 +269,16 @@ class PlaySession:
         self.last_human: int | None = None
         self.seen_turn = -1
         self.uid_names = {u: d.name for u, d in enumerate(game.defs)}
+        #: the Righteous seats: with only one, the texts say that seat, not "the team"
+        self.righteous = righteous_seats_of(game.view(None))
         self.unprompted = False   # the game moved on without asking anyone (bots, forced moves)
         self.own_input = ask is None
 
     # --- output
     def _events_for(self, viewer: int | None, limit: int = 80) -> list[str]:
         recent = self.log[-limit:]
-        return describe_events([e.for_seat(viewer) for e in recent], self.game.cards, self.uid_names)
+        return describe_events([e.for_seat(viewer) for e in recent], self.game.cards, self.uid_names,
+                               righteous=self.righteous)
 
     def draw_board(self, viewer: int | None, below: Any = None) -> None:
         """The board as ``viewer`` sees it, then ``below`` (the options). In a terminal, fewer
@@ -389,7 +442,34 @@ class PlaySession:
             if not 1 <= choice <= n:
                 self._say(f"There is no option {choice}: choose a number from 1 to {n}.")
                 continue
-            return "done" if self._apply(actions[choice - 1]) else "again"
+            chosen = actions[choice - 1]
+            if ends_turn(game, chosen):
+                answer = self._sure_to_end_turn(seat, actions)
+                if answer in ("quit", "eof"):
+                    return answer
+                if answer == "keep":
+                    continue
+            return "done" if self._apply(chosen) else "again"
+
+    def _sure_to_end_turn(self, seat: int, actions: list[Action]) -> str:
+        """Ending the turn while a card can still be played (option 1, easily taken by reflex)
+        asks first. "end" (answered y), "keep" (anything else: the turn goes on), "quit" (q) or
+        "eof" (input ended). With nothing left to play the turn ends without a question."""
+        playable = list(dict.fromkeys(self.game.defs[a.card].name for a in actions if isinstance(a, PlayCard)))
+        if not playable:
+            return "end"
+        shown = ", ".join(playable[:3]) + (f" and {len(playable) - 3} more" if len(playable) > 3 else "")
+        raw = self._read(f"[bold yellow]{seat_label(seat)}[/] › you can still play {shown}. "
+                         "End your turn anyway? (y/N) ")
+        if raw is None:
+            return "eof"
+        answer = raw.strip().lower()
+        if answer in ("y", "yes"):
+            return "end"
+        if answer in ("q", "quit", "exit"):
+            return "quit"
+        self.console.print(Text("  Your turn goes on: choose again.", style="yellow"))
+        return "keep"
 
     def _drop_typeahead(self) -> None:
         """Forget keys typed while the game moved on by itself (bots, forced moves): a number typed
@@ -492,12 +572,20 @@ class PlaySession:
             body.append(f" · resistance {'RX' if card.x_rule else f'R{card.resistance}'}")
         if card.subtypes:
             body.append(f" · {', '.join(card.subtypes)}")
-        body.append(f"\n{card.text}")
+        righteous, fee = righteous_count(self.game), self.game.settings.solo_fee   # one: no teammate (P-7)
+        body.append(f"\n{card_text(card.text, righteous, fee, needs_mate=card.aims_at_mate)}")
         for i, b in enumerate(card.boosts, start=1):
-            body.append(f"\n{i}. {'⚡ ' if b.fast else ''}{b.text}", style="cyan")
+            body.append(f"\n{i}. {'⚡ ' if b.fast else ''}{boost_line(b, righteous, fee)}", style="cyan")
         if card.scripture:
             body.append(f"\n{card.scripture}", style="italic dim")
         self.console.print(Panel(body, title=Text(card.name, style="bold"), border_style="cyan"))
+
+
+def new_deal_seed() -> int:
+    """The seed of a game played without --seed: drawn afresh (a new deal each time), five digits
+    so that it can be typed back after --seed to replay it."""
+    import secrets
+    return 10_000 + secrets.randbelow(90_000)
 
 
 @app.command()
@@ -508,13 +596,16 @@ def play(
              "Default: RR for co-op, R for solo, ER for duel.")] = None,
     scenario: Annotated[Optional[str], typer.Option(
         help="A duel scenario by name (see `christianity-game scenarios`); sets mode and line-up.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the shuffles: the same seed deals the same game.")] = 7,
+    seed: Annotated[Optional[int], typer.Option(
+        help="Seed of the shuffles: the same seed deals the same game. Default: a new deal each time "
+             "(its seed is printed, to replay it).")] = None,
     bot: Annotated[str, typer.Option(help="Bot level for bot seats: heuristic, random, search or search:<budget> (search:50ms, search:2000it).")] = "heuristic",
     bots: Annotated[Optional[str], typer.Option(
         help="Seats played by bots, numbered from 1, e.g. 2 or 1,2. Default: every seat is a person (hot-seat).")] = None,
     all_bots: Annotated[bool, typer.Option("--all-bots", help="Bots play every seat (watch a game).")] = False,
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", help="A setting as key=value (repeatable): matAbilities=0, soloFee=2, maxRounds=8, ...")] = None,
+    variants: Annotated[Optional[str], typer.Option(help=VARIANTS_HELP)] = None,
     deck: Annotated[Optional[list[Path]], typer.Option(
         help="A deck file of your own (TOML, repeatable). Its decks are used unless --decks says otherwise.")] = None,
     decks: Annotated[Optional[str], typer.Option(
@@ -526,7 +617,10 @@ def play(
         help="Hot-seat: clear the screen between players. Default: on in a terminal with 2+ people.")] = None,
 ) -> None:
     """Play a game in the terminal: hot-seat for people, bots for the other seats."""
-    settings = _settings(set_)
+    settings = _settings(set_, variants)
+    drawn = seed is None
+    if seed is None:
+        seed = new_deal_seed()
     from .engine.game import Game
     if scenario is not None:
         preset = _scenario_or_fail(scenario)
@@ -562,6 +656,8 @@ def play(
     who = ", ".join(f"{seat_label(s)}: {deck_names.get(game.state.seats[s].deck_id, game.state.seats[s].deck_id or 'prepared')} "
                     f"({'bot ' + bot if s in bot_players else 'person'})" for s in range(n_seats))
     console.print(Rule(f"Christianity Strategy Card Game · {mode} · seed {seed}", style="bright_blue"))
+    if drawn:
+        console.print(Text(f"Seed {seed} — replay or deal again with --seed {seed}", style="bold"))
     console.print(Text(f"Seats: {who}", style="bold"))
     if humans:
         console.print(Text("Type the number of an option, ? for help, q to quit.", style="dim"))
@@ -581,6 +677,7 @@ def simulate(
     seed: Annotated[int, typer.Option(help="Seed of the run (each game's seed is derived from it).")] = 0,
     bots: Annotated[str, typer.Option(help="Bot level for every seat, or one a seat: heuristic,random,search (search:50ms, search:2000it).")] = "heuristic",
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="A setting as key=value (repeatable).")] = None,
+    variants: Annotated[Optional[str], typer.Option(help=VARIANTS_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print only JSON on stdout.")] = False,
 ) -> None:
     """Play many games with bots and report win rate, rounds, score and why games ended."""
@@ -589,7 +686,7 @@ def simulate(
         mode, lineup = preset.mode, preset.lineup
     _check_mode(mode)
     lineup = lineup or DEFAULT_LINEUPS.get(mode, "RR")
-    settings = _settings(set_)
+    settings = _settings(set_, variants)
     if mode == "duel" and not settings.max_turns:
         settings = settings.updated({"max_turns": DUEL_SIM_TURN_CAP})   # a duel has no round limit
     if games < 1:
@@ -689,6 +786,7 @@ def lab(
     lineup: Annotated[str, typer.Option(help="Line-ups to compare, comma-separated: ER,EER,ERR.")] = "ER",
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", help="A setting and its values to compare (repeatable): evilInterrupt=0,1 soloFee=1,2,3.")] = None,
+    variants: Annotated[Optional[str], typer.Option(help=VARIANTS_HELP + " Every cell plays them; --set may vary them.")] = None,
     bots: Annotated[Optional[list[str]], typer.Option(
         help="Bots: one level for every seat or one a seat (heuristic, random, search, search:50ms, search:300it); repeat to compare. "
              "Default: heuristic.")] = None,
@@ -720,7 +818,13 @@ def lab(
     if games < 1:
         _fail("--games must be at least 1")
     try:
-        grid = build_grid(mode, lineup, parse_axes(set_), bots or ["heuristic"], games=games, seed=seed)
+        axes = parse_axes(set_)
+        from .engine.variants import BY_KEY
+        named = {Settings.ALIASES.get(k, k) for k in axes}
+        for key, value in _variants(variants).items():   # --variants: one value on every cell (--set wins)
+            if key not in named:
+                axes[BY_KEY[key].alias] = [str(int(value))]
+        grid = build_grid(mode, lineup, axes, bots or ["heuristic"], games=games, seed=seed)
     except LabError as exc:
         _fail(str(exc))
     if not out.parent.exists():
@@ -802,6 +906,155 @@ def lab(
     for note in grid.notes:
         console.print(Text(note, style="dim"))
     console.print(Text(f"Replay any game: {PROG} replay --db {out} --cell N --game I", style="dim"))
+
+
+# ---------------------------------------------------------------------------------------- tune
+@app.command()
+def tune(
+    lineup: Annotated[str, typer.Option(help="Line-ups whose duels must all be contests, comma-separated.")]
+        = "ER,EER,ERR",
+    set_: Annotated[Optional[list[str]], typer.Option(
+        "--set", help="A setting axis every trial plays (repeatable), as in lab: evilInterrupt=1,0. "
+                      "A variant set here is not searched.")] = None,
+    bots: Annotated[Optional[list[str]], typer.Option(
+        help="Bot pairings (repeatable), as in lab: heuristic, or search:NNit (slow). Default: heuristic.")] = None,
+    games: Annotated[int, typer.Option(help="Games a cell in each trial.")] = 60,
+    trials: Annotated[int, typer.Option(
+        help="Complete trials the study should hold (the stored ones count: a rerun resumes).")] = 30,
+    seed: Annotated[int, typer.Option(help="Tuning seed: the lab's run seed of every trial (and the sampler's).")] = 0,
+    confirm_seed: Annotated[Optional[int], typer.Option(
+        help="Fresh run seed the best trials are played again on (default: --seed + 1000).")] = None,
+    confirm_games: Annotated[Optional[int], typer.Option(
+        help="Games a cell on the confirmation seed (default: --games).")] = None,
+    confirm: Annotated[str, typer.Option(
+        help="Which trials to confirm: top (the --confirm-top best by the first objective with under 2 % at "
+             "the safety cap, and the best of each size up to 3 departures) or front (the Pareto front).")] = "top",
+    confirm_top: Annotated[int, typer.Option(help="With --confirm top: how many of the best to confirm.")] = 3,
+    space: Annotated[Optional[str], typer.Option(
+        help="Variants to search, comma-separated aliases (default: every variant; see `christianity-game variants`).")]
+        = None,
+    values: Annotated[Optional[list[str]], typer.Option(
+        "--values", help="Values to try for a variant (repeatable): rewardCap=1,2,3 (its printed value is always tried).")]
+        = None,
+    population: Annotated[int, typer.Option(help="NSGA-II: trials a generation.")] = 10,
+    warm_start: Annotated[bool, typer.Option(
+        help="A new study starts with the printed rules, each variant alone and the presets.")] = True,
+    study: Annotated[str, typer.Option(
+        help="The study's storage: an Optuna SQLite file (or a database URL) that several runs and machines share.")]
+        = "tune.sqlite",
+    study_name: Annotated[Optional[str], typer.Option(
+        help="The study's name in its storage (default: one derived from the cells, games, seed and space).")] = None,
+    lab_db: Annotated[Optional[Path], typer.Option(
+        "--lab", help="The lab SQLite file of every trial's games (default: beside the study, NAME-lab.sqlite).")]
+        = None,
+    out: Annotated[Path, typer.Option(help="The report folder (index.html, summary.md, tune.json, PNG plots).")]
+        = Path("tune-report"),
+    backend: Annotated[str, typer.Option(help="process (a pool on this machine), serial, or ray.")] = "process",
+    workers: Annotated[Optional[int], typer.Option(help="Worker processes (default: every core).")] = None,
+    address: Annotated[Optional[str], typer.Option(help="With --backend ray: the cluster's address.")] = None,
+    chunk: Annotated[int, typer.Option(help="Games a lab task.")] = 25,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report's figures as JSON on stdout.")] = False,
+) -> None:
+    """The tuner: search the play-test variants for the smallest departure from the printed rules that makes
+    every cell (line-ups x --set axes x bots) a contest, then confirm the best on fresh seeds."""
+    from .sim.lab import BACKENDS, LabError, LabInterrupted, parse_axes
+    from .sim.tune import (CONFIRM_MODES, LabOptions, TuneError, TuneProgress, confirm as confirm_trials,
+                           default_lab_db, make_config, open_study, pick_candidates, run_study, write_tune_report)
+    if trials < 1:
+        _fail(f"--trials must be at least 1, not {trials}")
+    if games < 1:
+        _fail("--games must be at least 1")
+    if seed < 0:
+        _fail("--seed must be 0 or more")
+    confirm_seed = seed + 1000 if confirm_seed is None else confirm_seed
+    confirm_games = games if confirm_games is None else confirm_games
+    if confirm_seed < 0 or confirm_seed == seed:
+        _fail(f"--confirm-seed must be 0 or more and differ from --seed {seed} (fresh deals), not {confirm_seed}")
+    if confirm_games < 1:
+        _fail("--confirm-games must be at least 1")
+    if confirm not in CONFIRM_MODES:
+        _fail(f"--confirm must be one of {', '.join(CONFIRM_MODES)}, not {confirm!r}")
+    if confirm_top < 1:
+        _fail("--confirm-top must be at least 1")
+    if backend not in BACKENDS:
+        _fail(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if address is not None and backend != "ray":
+        _fail("--address is for --backend ray")
+    if workers is not None and workers < 1:
+        _fail("--workers must be at least 1")
+    if chunk < 1:
+        _fail("--chunk must be at least 1")
+    if out.exists() and not out.is_dir():
+        _fail(f"--out: {out} is not a folder")
+    db = lab_db or default_lab_db(study)
+    if not db.parent.exists():
+        _fail(f"--lab: the folder {db.parent} does not exist")
+    try:
+        config = make_config(lineup, parse_axes(set_), bots or ["heuristic"], games=games, seed=seed,
+                             space=None if space is None else [p for p in space.split(",") if p.strip()],
+                             values=values)
+        the_study = open_study(config, study, study_name, population)
+    except (TuneError, LabError) as exc:
+        _fail(str(exc))
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    err = Console(stderr=True, highlight=False)
+    lab_options = LabOptions(db, backend, 1 if backend == "serial" else workers, address, chunk)
+    with Progress(TextColumn("[bold]{task.description}[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        bar = progress.add_task("trials", total=trials)
+        grid = progress.add_task("games", total=1)
+
+        def started(done: int, total: int, what: str) -> None:
+            progress.update(bar, completed=done, total=total, description=what)
+
+        def played(done: int, total: int) -> None:
+            progress.update(grid, completed=done, total=total, description="games of this grid")
+
+        def finished(done: int, total: int, trial: Any) -> None:
+            progress.update(bar, completed=done)
+            v = trial.values
+            err.print(Text(f"trial {trial.number}: {trial.user_attrs.get('variants')} · worst {100 * v[0]:.1f} pp "
+                           f"from 50 % · cap {100 * v[1]:.1f} % · median {v[2]:.0f} rounds", style="dim"))
+
+        hooks = TuneProgress(started, played, finished)
+        try:
+            ran = run_study(config, the_study, lab_options, trials, warm=warm_start, progress=hooks)
+            chosen, how = pick_candidates(the_study, confirm, confirm_top)
+            progress.update(bar, completed=0, total=max(1, len(chosen)), description="confirming")
+            candidates = confirm_trials(config, the_study, lab_options, confirm_seed, confirm_games, chosen, hooks)
+        except (LabInterrupted, KeyboardInterrupt) as exc:
+            progress.stop()
+            err.print(Text(f"Stopped ({exc or 'interrupted'}). The trials done are stored in {study} and the games in "
+                           f"{db}; run the same command again to resume.", style="yellow"))
+            raise typer.Exit(130)
+        except (TuneError, LabError) as exc:
+            _fail(str(exc))
+    report = write_tune_report(the_study, config, candidates, how, out, db, confirm_seed, confirm_games, study)
+    err.print(Text(f"{ran} trial(s) run now; the study {the_study.study_name} holds "
+                   f"{len(report.data['trials'])} complete. Report: {report.html} (summary: {report.markdown}, "
+                   f"figures: {report.json})", style="green"))
+    if as_json:
+        typer.echo(json.dumps(report.data, indent=2, default=str))
+        return
+    console = Console(highlight=False)
+    table = Table(title=f"tuner · {len(candidates)} confirmed (tuning seed {seed} / confirmation seed {confirm_seed})",
+                  title_style="bold")
+    table.add_column("trial", justify="right")
+    table.add_column("variants", overflow="fold", min_width=16)
+    for col in ("worst from 50 %", "safety cap", "median rounds", "targets missed"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for c in candidates:
+        t, k = c.tuning.figures, c.confirmation.figures
+        table.add_row(str(c.trial.number), c.variants,
+                      f"{100 * t['objectives'][0]:.0f} / {100 * k['objectives'][0]:.0f} pp",
+                      f"{100 * t['turn_cap_share']:.1f} / {100 * k['turn_cap_share']:.1f} %",
+                      f"{t['objectives'][2]:.0f} / {k['objectives'][2]:.0f}", str(c.failed))
+    console.print(table)
+    if report.best is not None:
+        console.print(Text(f"Best: trial {report.best.trial.number}: --variants {report.best.variants}. "
+                           f"{report.best.sentence}", style="bold"))
 
 
 # ---------------------------------------------------------------------------------------- cards
@@ -894,7 +1147,8 @@ def replay(
     console = Console(highlight=False)
     console.print(Rule(f"Replay of {label} · after action {done} of {total}", style="bright_blue"))
     events = describe_events([e.for_seat(viewer) for e in game.log[-80:]], game.cards,
-                             {u: d.name for u, d in enumerate(game.defs)})
+                             {u: d.name for u, d in enumerate(game.defs)},
+                             righteous=righteous_seats_of(game.view(None)))   # the table's words
     console.print(render_board(game.view(viewer), game.cards, events=events, max_events=10))
     if done < total and game.result is None:
         try:
@@ -938,7 +1192,9 @@ def bench(
 
 @app.command()
 def native(
-    verb: Annotated[str, typer.Argument(help="build (compile when the engine's sources changed), status or clean.")] = "status",
+    verb: Annotated[str, typer.Argument(
+        help="build (compile when the engine's sources changed), status, check (status, with exit code 1 "
+             "when the next start would run the Python engine) or clean.")] = "status",
     force: Annotated[bool, typer.Option(help="With build: compile even when the build is up to date.")] = False,
 ) -> None:
     """The native engine: the engine's hot modules compiled with mypyc (optional; scripts/setup.sh
@@ -949,12 +1205,15 @@ def native(
             typer.echo(native_build.build(force=force))
         except native_build.NativeBuildError as exc:
             _fail(f"native engine not built: {exc}", 1)
-    elif verb == "status":
-        typer.echo(native_build.status()[1])
+    elif verb in ("status", "check"):
+        usable, why = native_build.status()
+        typer.echo(why)
+        if verb == "check" and not usable:   # scripts/run.sh: build in the background, then serve
+            raise typer.Exit(1)
     elif verb == "clean":
         typer.echo(native_build.clean())
     else:
-        _fail(f"unknown native command {verb!r}; use build, status or clean")
+        _fail(f"unknown native command {verb!r}; use build, status, check or clean")
 
 
 @app.command()
@@ -966,7 +1225,11 @@ def serve(
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before each move, so people can follow.")] = 0.3,
     public_url: Annotated[Optional[str], typer.Option(
         help="The address other devices reach this server at (e.g. http://192.168.1.20:8000): the rules "
-             "page's QR code encodes it when the page is opened at a loopback address.")] = None,
+             "page's QR code encodes it when the page is opened at a loopback address, and every seat "
+             "and spectator link the lobby hands out starts with it.")] = None,
+    variants: Annotated[Optional[str], typer.Option(
+        help="Duel play-test variants every new duel plays unless its creator picks others (a preset such as "
+             "recommended, or alias=value pairs). Default: the printed rules.")] = None,
 ) -> None:
     """Run the game server: lobby, seats, WebSocket play, games stored in SQLite."""
     if public_url is not None:
@@ -975,6 +1238,11 @@ def serve(
         import os
         from .server.web import PUBLIC_URL_ENV
         os.environ[PUBLIC_URL_ENV] = public_url
+    if variants is not None:
+        _variants(variants)   # checked now: a bad value is refused before the server starts
+        import os
+        from .server.app import VARIANTS_ENV
+        os.environ[VARIANTS_ENV] = variants
     if not 0 < port < 65536:
         _fail("--port must be between 1 and 65535")
     if bot_delay < 0:
@@ -988,6 +1256,101 @@ def serve(
     from .native import engine_build
     typer.echo(f"rules engine: {engine_build()}", err=True)
     run_server(host=host, port=port, data_dir=str(data) if data is not None else None, bot_delay=bot_delay)
+
+
+# ---------------------------------------------------------------------------------------- ladder
+LADDER_LINEUPS = {"duel": "ER,EER,ERR", "coop": "RR,RRR", "solo": "R"}
+
+
+@app.command()
+def ladder(
+    bots: Annotated[str, typer.Option(help="Entrants, comma-separated: levels (easy, normal, hard), bots with a "
+                                           "budget (mcts:500it, search:8it) or outside bots by import path "
+                                           "(mypkg.mybot:MyBot).")] = "easy,normal,hard",
+    modes: Annotated[str, typer.Option(help="Modes, comma-separated: duel, coop, solo.")] = "duel,coop",
+    lineups: Annotated[Optional[str], typer.Option(
+        help="Line-ups, comma-separated; each plays in the modes it fits (E seats: duel). "
+             "Default: duel ER,EER,ERR; co-op RR,RRR; solo R.")] = None,
+    variants: Annotated[Optional[str], typer.Option(help=VARIANTS_HELP)] = None,
+    games: Annotated[int, typer.Option(help="Seeds a table (each pair plays each seat of a seed: a duel pair "
+                                            "twice, sides swapped).")] = 10,
+    seed: Annotated[int, typer.Option(help="Run seed (every pair plays the same seeds).")] = 0,
+    workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    out: Annotated[Path, typer.Option(help="Folder for ladder.json, ladder.md and ladder.png.")] = Path("ladder"),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON on stdout.")] = False,
+) -> None:
+    """A rating ladder: a round robin of bots on mirrored seeds in each mode and line-up, rated with
+    OpenSkill (mu with a 95% interval), with win matrices and a plot."""
+    try:
+        from .bots.ladder import report, run_ladder, tables_for
+    except ImportError as exc:  # pragma: no cover
+        _fail(f"the ladder needs the dev extra (openskill, matplotlib): {exc}", 1)
+    entrants = [b.strip() for b in bots.split(",") if b.strip()]
+    mode_list = [m.strip() for m in modes.split(",") if m.strip()]
+    for m in mode_list:
+        _check_mode(m)
+    if games < 1:
+        _fail("--games must be at least 1")
+    if workers < 1:
+        _fail("--workers must be at least 1")
+    chosen = [x.strip() for x in lineups.split(",") if x.strip()] if lineups else None
+    by_mode: dict[str, list[str]] = {}
+    for m in mode_list:
+        default = LADDER_LINEUPS.get(m, "").split(",")
+        fits = [x for x in (chosen if chosen is not None else default)
+                if ("E" in x) == (m == "duel") and (x == "R") == (m == "solo")]
+        if fits:
+            by_mode[m] = fits
+    if not by_mode:
+        _fail("no table: give line-ups that fit the modes (E seats play only in a duel)")
+    try:
+        tables = tables_for(list(by_mode), by_mode, _variants(variants))
+    except ValueError as exc:
+        _fail(str(exc))
+    if importlib_missing("openskill"):
+        _fail("the ladder rates with openskill: pip install openskill==6.2.0 (the dev extra)", 1)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    err = Console(stderr=True)
+    with Progress(TextColumn("[bold]Ladder"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task("games", total=None)
+
+        def tick(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        try:
+            result = run_ladder(entrants, tables, games, seed=seed, workers=workers, progress=tick)
+        except ValueError as exc:
+            _fail(str(exc))
+    paths = report(result, out)
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), indent=2))
+        return
+    console = Console(highlight=False)
+    table = Table(title=f"Ladder · {', '.join(t.label for t in tables)} · {games} seeds a table", title_style="bold")
+    for col in ("rank", "entrant", "bot", "mu", "95% interval", "ordinal"):
+        table.add_column(col, justify="right" if col in ("rank", "mu", "ordinal") else "left")
+    from .bots import level_of
+    for i, r in enumerate(sorted(result.ratings, key=lambda r: -r["mu"]), 1):
+        table.add_row(str(i), str(r["entrant"]), level_of(str(r["entrant"])), f"{r['mu']:.2f}",
+                      f"{r['low']:.2f} to {r['high']:.2f}", f"{r['ordinal']:.2f}")
+    console.print(table)
+    names = result.entrants
+    matrix = Table(title="Wins-losses-draws of the row against the column (all tables)", title_style="bold")
+    matrix.add_column("")
+    for n in names:
+        matrix.add_column(n, justify="right")
+    for i, row in enumerate(result.matrix()):
+        matrix.add_row(names[i], *("—" if i == j else f"{w}-{l}-{d}" for j, (w, l, d) in enumerate(row)))
+    console.print(matrix)
+    console.print(f"{len(result.matches)} rated results in {result.seconds:.0f} s; wrote "
+                  + ", ".join(str(p) for p in paths))
+
+
+def importlib_missing(name: str) -> bool:
+    import importlib.util
+    return importlib.util.find_spec(name) is None
 
 
 # ---------------------------------------------------------------------------------------- entry

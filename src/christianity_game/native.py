@@ -15,8 +15,14 @@ at once, in plain Python, until the next build), the environment variable
 :func:`engine_build` says why.
 
 Commands: ``christianity-game native build [--force]`` (compile when the sources changed),
-``christianity-game native status`` (which engine the next import uses, and why), ``christianity-game
-native clean`` (remove the build).
+``christianity-game native status`` (which engine the next import uses, and why; ``check``: the
+same, with exit code 1 when that is the Python engine), ``christianity-game native clean`` (remove
+the build).
+
+``scripts/setup.sh`` (so ``scripts/test.sh``) builds before it returns; ``scripts/run.sh`` does not
+wait: it serves at once on the engine there is and builds in the background, for the next start.
+A build takes its turn on a lock and swaps in whole (:func:`_swap_in`), so a background build never
+disturbs a server running the build it replaces.
 """
 
 from __future__ import annotations
@@ -184,16 +190,27 @@ def _build(force: bool, log: Path | None) -> str:
         built = sorted((work / "lib" / "christianity_game" / "engine").glob("*.so"))
         if len(built) < len(NATIVE_MODULES) + 1:
             raise NativeBuildError(f"mypyc made {len(built)} modules, expected {len(NATIVE_MODULES) + 1}")
-        fresh = NATIVE_DIR.with_name("_native.new")
-        shutil.rmtree(fresh, ignore_errors=True)
-        fresh.mkdir()
+        staging = NATIVE_DIR.with_name("_native.new")
+        shutil.rmtree(staging, ignore_errors=True)
+        fresh = staging / "build"
+        fresh.mkdir(parents=True)
         for path in built:
             shutil.copy2(path, fresh / path.name)
-        (fresh / STAMP).write_text(fingerprint + "\n", encoding="ascii")
-        # the stamp is written last and the folder swapped in whole: a half-made build is never used
-        shutil.rmtree(NATIVE_DIR, ignore_errors=True)
-        fresh.rename(NATIVE_DIR)
+        (fresh / STAMP).write_text(fingerprint + "\n", encoding="ascii")   # the stamp last
+        _swap_in(fresh, staging / "old")
+        shutil.rmtree(staging, ignore_errors=True)
     return f"built the native engine ({len(NATIVE_MODULES)} modules) in {NATIVE_DIR}"
+
+
+def _swap_in(fresh: Path, old: Path) -> None:
+    """Put the finished build ``fresh`` in the place of :data:`NATIVE_DIR` by two renames, never by
+    removing files from the folder in use: a process that starts meanwhile finds the old build
+    whole, no build (the Python engine) or the new build whole, never a half-removed one. A process
+    that runs the old build keeps it: its modules are loaded (the server imports every compiled
+    module when it starts) and their files stay readable to it after they move and are removed."""
+    if NATIVE_DIR.exists():
+        NATIVE_DIR.rename(old)
+    fresh.rename(NATIVE_DIR)
 
 
 def clean() -> str:

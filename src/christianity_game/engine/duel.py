@@ -147,7 +147,22 @@ class DuelRules(DuelClockRules):
         D-DOM-1); ``threat_cost`` for one card."""
         return (self.state.duel.chain_count if self._chain_extends(seat) else 0) + self.dominance(seat)
 
+    def _threat_limit_reached(self, seat: int) -> bool:
+        """The threatLimit variant: the seat has played its threats for this turn (D-INT-4 as
+        printed sets no limit; ``plays`` counts the seat's cards this turn, and an Evil seat plays
+        only threats)."""
+        limit = self.settings.threat_limit
+        return bool(limit) and self.state.duel.plays[seat] >= limit
+
+    def _why_illegal(self, a: Action) -> tuple[str, str]:
+        if isinstance(a, PlayCard) and self.state.seats[a.seat].side == "evil" and self._threat_limit_reached(a.seat):
+            return ("threat_limit", f"seat {a.seat} has played its {self.settings.threat_limit} threats this turn "
+                                    "(the threatLimit play-test variant)")
+        return super()._why_illegal(a)
+
     def _threat_plays(self, seat: int, free: int) -> list[Action]:
+        if self._threat_limit_reached(seat):
+            return []
         out: list[Action] = []
         targets = self._righteous
         defs = self.defs
@@ -165,6 +180,8 @@ class DuelRules(DuelClockRules):
     def _can_threaten(self, seat: int) -> bool:
         """The seat could play a threat now: one costs no more than its untapped cards, or its
         cheapest one no more than its untapped cards and its discount."""
+        if self._threat_limit_reached(seat):
+            return False
         defs = self.defs
         free = -1
         dearer: list[int] = []   # costs above the untapped count

@@ -126,10 +126,16 @@ class DuelMode(Mode):
         theirs = len(lineup) - mine
         return max(0, theirs - mine)
 
+    @classmethod
+    def handicap(cls, game: Table, side: str) -> int:
+        """What D-CZ-2 and D-CZ-3 add for ``side``'s extra opponents: one each as printed, N each
+        with the outnumbered play-test variant."""
+        return cls.extra_opponents(game.lineup, side) * game.settings.outnumbered
+
     def draw_count(self, game: Table, seat: int) -> int:
         sd = game.state.seats[seat]
         if sd.side == "righteous":   # D-CZ-2
-            return sd.maturity + 2 + self.extra_opponents(game.lineup, "righteous")
+            return sd.maturity + 2 + self.handicap(game, "righteous")
         righteous = [s for s in game.state.seats if s.side == "righteous"]   # D-CZ-3
         if self.extra_opponents(game.lineup, "evil"):
             return sum(s.maturity + 2 for s in righteous)
@@ -139,10 +145,10 @@ class DuelMode(Mode):
         side = game.state.seats[seat].side
         if side == "righteous":
             return 4
-        return 4 + 2 * self.extra_opponents(game.lineup, "evil")
+        return 4 + 2 * self.handicap(game, "evil")
 
     def opening_cost_zone(self, game: Table, seat: int) -> int:
-        return 3 + self.extra_opponents(game.lineup, game.state.seats[seat].side)
+        return 3 + self.handicap(game, game.state.seats[seat].side)
 
     def evil_plays(self, game: Table, seat: int) -> int:
         return 0

@@ -37,6 +37,8 @@ class Settings:
     four_plays_once: bool = False
     same_turn_bonus: bool = True
     finale_reward: bool = True
+    threat_limit: int = 0
+    outnumbered: int = 1
     evil_habituals: int = 7
     evil_hold: int = 1
     humility_win: int = 0

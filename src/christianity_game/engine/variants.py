@@ -86,6 +86,16 @@ VARIANTS: tuple[Variant, ...] = (
             "Off: a combo carried to an unresisted free finale earns no micro-reward.",
             ("D-MR-4",), "bool", True, False, 0, 1,
             "no micro-reward for a combo finale"),
+    Variant("outnumbered", "outnumbered", "Outnumbered handicap",
+            "The outnumbered side's handicap counts this many times each extra opponent: its opening "
+            "Cost Zone, its draw (Righteous) and its intake (Evil) grow by that much more (1 as printed).",
+            ("D-CZ-2", "D-CZ-3"), "int", 1, 2, 1, 4,
+            "the outnumbered side's handicap counts each extra opponent {value} times"),
+    Variant("threat_limit", "threatLimit", "Threats a turn",
+            "Each Evil seat plays at most this many threats in one turn, its own or a Righteous seat's "
+            "(the printed rules let Evil play on while it can pay).",
+            ("D-INT-4",), "int", 0, 6, 0, 30,
+            "each Evil seat plays at most {value} threats a turn"),
     Variant("evil_habituals", "evilHabituals", "Habituals for the Evil win",
             "The Evil side wins with this many Evil Habituals in play per Evil seat, held for the hold "
             "length (7 as printed).",

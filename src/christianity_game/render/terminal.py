@@ -22,11 +22,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..cards.model import CardDef
+from ..cards.model import Boost, CardDef
 from ..engine.actions import (
     Action, AdjustBadge, BuyAbility, Choose, ChooseAbility, LayCostZone, Pass, PlayCard, Resist, TakeBoost,
     UseAbility,
 )
+from .table_words import ability_text, boost_text, card_text
 
 if TYPE_CHECKING:
     from ..cards.loader import CardSet
@@ -79,6 +80,33 @@ UPRIGHT, ROTATED = "▯", "▭"   # a Cost Zone card ready / rotated (tapped)
 def seat_label(seat: int | None) -> str:
     """How a seat is called on screen: engine seat 0 is "Seat 1"."""
     return "the Evil deck" if seat is None else f"Seat {seat + 1}"
+
+
+def righteous_seats_of(view: Mapping[str, Any]) -> list[int]:
+    """The Righteous seats at the table of ``view`` (engine numbers). With only one (solo, or a
+    duel line-up such as ER) the texts name that seat: there is no team to speak of."""
+    return [int(s.get("seat", i)) for i, s in enumerate(view.get("seats") or []) if s.get("side") == "righteous"]
+
+
+def _lone_righteous(righteous: Sequence[int] | None) -> int | None:
+    """The one Righteous seat when the table has exactly one, else None (a team, or not known)."""
+    return righteous[0] if righteous is not None and len(righteous) == 1 else None
+
+
+def righteous_count(game: "Game") -> int:
+    """How many Righteous seats ``game`` has: with one, card and ability texts speak of no
+    teammate (render/table_words.py, P-7)."""
+    return sum(1 for sd in game.state.seats if sd.side == "righteous")
+
+
+def boost_line(boost: Boost, righteous: int, fee: int) -> str:
+    """A boost's printed line ("Boost (teammate C1): you draw 1 card.") as the table reads it: with
+    one Righteous seat it has no teammate in it and says that the seat pays the fee (P-7)."""
+    if righteous != 1 or "teammate" not in boost.text.lower():
+        return boost.text
+    needs_mate = any(e.needs_teammate() for e in boost.effects)
+    lead = f"{'Fast boost' if boost.fast else 'Boost'} (C{boost.cost})"
+    return f"{lead}: {boost_text(_boost_effect_text(boost.text), boost.payer, righteous, fee, needs_mate=needs_mate)}"
 
 
 def card_lookup(cards: "CardSet | CardLookup | None") -> CardLookup:
@@ -250,7 +278,8 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
         payer = "you pay" if a.payer == seat else f"teammate {seat_label(a.payer)} pays"
         cost = f"C{boost.cost}" + (f" + C{fee} fee" if fee else "")
         bolt = "⚡ fast " if boost.fast else ""
-        text = f"Take {bolt}boost {a.index + 1} of {card.name} ({payer} {cost}): {_boost_effect_text(boost.text)}"
+        words = card_text(_boost_effect_text(boost.text), righteous_count(game), fee)   # the fee is in `cost`
+        text = f"Take {bolt}boost {a.index + 1} of {card.name} ({payer} {cost}): {words}"
         if a.to_seat is not None and a.to_seat != seat:
             text += f" → {seat_label(a.to_seat)}"
         return text
@@ -262,10 +291,10 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
     if isinstance(a, BuyAbility):
         from ..engine.game import ABILITY_PRICE
         label = ABILITY_NAMES.get(a.ability, a.ability)
-        return f"Buy {label} for {ABILITY_PRICE.get(a.ability, '?')} Cost: {ABILITY_TEXT.get(a.ability, '')}"
+        return f"Buy {label} for {ABILITY_PRICE.get(a.ability, '?')} Cost: {_ability_text(game, a.ability)}"
     if isinstance(a, ChooseAbility):
         label = ABILITY_NAMES.get(a.ability, a.ability)
-        return f"Choose {label} (free): {ABILITY_TEXT.get(a.ability, '')}"
+        return f"Choose {label} (free): {_ability_text(game, a.ability)}"
     if isinstance(a, Choose):
         choice = view.get("choice") or {}
         purpose = choice.get("purpose")
@@ -292,6 +321,11 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
     if isinstance(a, Pass):
         return _describe_pass(game, a, view)
     return repr(a)
+
+
+def _ability_text(game: "Game", ability: str) -> str:
+    """What ``ability`` does, in the words that fit the table (one Righteous seat: no teammate)."""
+    return ability_text(ability, righteous_count(game), ABILITY_TEXT.get(ability, ""))
 
 
 def _describe_pass(game: "Game", a: Pass, view: Mapping[str, Any]) -> str:
@@ -329,22 +363,33 @@ def _describe_pass(game: "Game", a: Pass, view: Mapping[str, Any]) -> str:
             return f"Done resisting: {n} unresisted threat{'s' if n != 1 else ''} will fail"
         return "End the Resistance phase"
     if phase == "main" and seat == view.get("turn_seat"):
-        return "End your turn"
+        return END_TURN
     return "Pass"
+
+
+#: the words of the pass that ends the active seat's turn (its main phase)
+END_TURN = "End your turn"
+
+
+def ends_turn(game: "Game", action: Action) -> bool:
+    """Whether ``action`` is the pass that ends the active seat's turn ("End your turn"): the one
+    a player may take by reflex while a card could still be played."""
+    if not isinstance(action, Pass) or not isinstance(action.seat, int):
+        return False
+    if not 0 <= action.seat < len(game.state.seats):
+        return False
+    return _describe_pass(game, action, game.view(action.seat)) == END_TURN
 
 
 def _action_hint(game: "Game", a: Action) -> str:
     """A short reminder shown after an action in the list: the rules text of a card that is not
     in the acting seat's hand (the hand panel shows those)."""
     try:
-        if isinstance(a, (PlayCard, LayCostZone)):
-            if a.card in game.state.seats[a.seat].hand:
+        uid = a.card if isinstance(a, (PlayCard, LayCostZone)) else a.option if isinstance(a, Choose) else None
+        if uid is not None:
+            if uid in game.state.seats[a.seat].hand:
                 return ""
-            return game.defs[a.card].text
-        if isinstance(a, Choose):
-            if a.option in game.state.seats[a.seat].hand:
-                return ""
-            return game.defs[a.option].text
+            return card_text(game.defs[uid].text, righteous_count(game), game.settings.solo_fee)
     except Exception:  # noqa: BLE001
         return ""
     return ""
@@ -386,11 +431,15 @@ def render_actions(game: "Game", actions: Sequence[Action], *, texts: Sequence[s
 
 # ---------------------------------------------------------------------------------------- events
 def describe_event(ev: Mapping[str, Any], cards: "CardSet | CardLookup | None" = None,
-                   uid_names: Mapping[int, str] | None = None) -> str | None:
+                   uid_names: Mapping[int, str] | None = None, *,
+                   righteous: Sequence[int] | None = None) -> str | None:
     """One event (as ``Event.for_seat`` gives it) in words; None for bookkeeping events.
 
     ``uid_names`` names public cards that an event gives only by uid (the threat of a payment).
+    ``righteous``: the table's Righteous seats (:func:`righteous_seats_of`); with only one, shared
+    levels and abilities are that seat's, never "the team's" (None: not known, the team wording).
     """
+    lone = _lone_righteous(righteous)
     cards = card_lookup(cards)
     kind = ev.get("kind")
     seat = ev.get("seat")
@@ -450,7 +499,10 @@ def describe_event(ev: Mapping[str, Any], cards: "CardSet | CardLookup | None" =
         return f"{card} is in play on {who}"
     if kind == "ability_gained":
         how = {"chosen": "chosen free", "bought": "bought"}.get(ev.get("how", ""), ev.get("how", ""))
-        return f"The team gains {ABILITY_NAMES.get(ev.get('ability', ''), ev.get('ability'))} ({how} by {who})"
+        ability = ABILITY_NAMES.get(ev.get('ability', ''), ev.get('ability'))
+        if lone is not None:
+            return f"{seat_label(lone)} gains {ability} ({how})"
+        return f"The team gains {ability} ({how} by {who})"
     if kind == "ability_used":
         return f"{who} uses {ABILITY_NAMES.get(ev.get('ability', ''), ev.get('ability'))}"
     if kind == "habitual_broken":
@@ -478,6 +530,8 @@ def describe_event(ev: Mapping[str, Any], cards: "CardSet | CardLookup | None" =
     if kind == "reshuffled":
         return f"{who} reshuffles the discard pile into a new deck"
     if kind == "shared_level":
+        if lone is not None:
+            return f"★ {seat_label(lone)} has reached L{ev.get('level')}"
         return f"★ The whole team has reached L{ev.get('level')}"
     if kind == "clearing_round":
         if ev.get("opened"):
@@ -497,8 +551,10 @@ def describe_event(ev: Mapping[str, Any], cards: "CardSet | CardLookup | None" =
 
 
 def describe_events(events: Iterable[Mapping[str, Any]], cards: "CardSet | CardLookup | None" = None,
-                    uid_names: Mapping[int, str] | None = None) -> list[str]:
-    """Events in words, with runs of draws and lays by one seat merged into one line."""
+                    uid_names: Mapping[int, str] | None = None, *,
+                    righteous: Sequence[int] | None = None) -> list[str]:
+    """Events in words, with runs of draws and lays by one seat merged into one line
+    (``righteous``: the table's Righteous seats, as for :func:`describe_event`)."""
     lookup = card_lookup(cards)
     out: list[str] = []
     run_kind: tuple[Any, Any] | None = None
@@ -510,7 +566,7 @@ def describe_events(events: Iterable[Mapping[str, Any]], cards: "CardSet | CardL
         kind, seat = run_kind or (None, None)
         who = seat_label(seat)
         if len(run) == 1:
-            text = describe_event(run[0], lookup, uid_names)
+            text = describe_event(run[0], lookup, uid_names, righteous=righteous)
             if text:
                 out.append(text)
         elif kind == "drew":
@@ -529,7 +585,7 @@ def describe_events(events: Iterable[Mapping[str, Any]], cards: "CardSet | CardL
             run.append(ev)
             continue
         flush()
-        text = describe_event(ev, lookup, uid_names)
+        text = describe_event(ev, lookup, uid_names, righteous=righteous)
         if text:
             out.append(text)
     flush()
@@ -661,18 +717,21 @@ def _header(view: Mapping[str, Any]) -> Table:
     return grid
 
 
-def _hand_panel(seat: Mapping[str, Any], cards: CardLookup) -> Panel:
+def _hand_panel(view: Mapping[str, Any], seat: Mapping[str, Any], cards: CardLookup) -> Panel:
     table = Table(box=None, expand=True, show_header=False, show_edge=False, pad_edge=False, padding=(0, 1))
     table.add_column("Card", no_wrap=True, ratio=3)
     table.add_column("Kind", no_wrap=True, width=13)
     table.add_column("Cost", no_wrap=True, width=3, justify="right")
     table.add_column("Text", no_wrap=True, overflow="ellipsis", ratio=6)
     hand = seat.get("hand") or []
+    righteous = len(righteous_seats_of(view))
+    fee = int((view.get("settings") or {}).get("solo_fee", 1))
     for c in hand:
         card = cards.get(c.get("id", ""))
         kind = c.get("kind") or (card.kind if card else "")
+        text = card_text(card.text, righteous, fee, needs_mate=card.aims_at_mate) if card else ""
         table.add_row(_card_text(c, cards), Text(KIND_LABEL.get(kind, kind), style=_card_style(kind)),
-                      f"C{card.cost}" if card else "", Text(card.text if card else "", style="dim"))
+                      f"C{card.cost}" if card else "", Text(text, style="dim"))
     if not hand:
         table.add_row(Text("(no cards)", style="dim"), "", "", "")
     return Panel(table, title=Text(f" Your hand · {seat_label(seat.get('seat'))} ({len(hand)}) ", style="bold"),
@@ -726,8 +785,11 @@ def _table_panel(view: Mapping[str, Any], cards: CardLookup) -> Panel | None:
             line.append(" (or fewer)", style="yellow")
         parts.append(line)
     if view.get("abilities", {}).get("choosing") and view.get("decider") == view.get("viewer"):
-        parts.append(Text("★ New shared Maturity level: choose one free ability for the whole team.",
-                          style="bold yellow"))
+        if _lone_righteous(righteous_seats_of(view)) is not None:
+            parts.append(Text("★ New Maturity level: choose one free ability.", style="bold yellow"))
+        else:
+            parts.append(Text("★ New shared Maturity level: choose one free ability for the whole team.",
+                              style="bold yellow"))
     if not parts:
         return None
     return Panel(Group(*parts), title=Text(" The table ", style="bold"), title_align="left", border_style="red",
@@ -762,7 +824,12 @@ def _status_lines(view: Mapping[str, Any], cards: CardLookup) -> list[Text]:
             line.append(")", style="dim")
         line.append(" · ", style="dim")
     line.append("Abilities", style="bold")
-    line.append(f" (team L{ab.get('team_level', 0)}): ", style="dim")
+    if view.get("mode") == "duel":   # A-3: a duel's levels are each seat's (its badge shows them)
+        line.append(": ", style="dim")
+    elif _lone_righteous(righteous_seats_of(view)) is not None:
+        line.append(f" (L{ab.get('team_level', 0)}): ", style="dim")
+    else:
+        line.append(f" (team L{ab.get('team_level', 0)}): ", style="dim")
     if settings.get("mat_abilities") is False:
         line.append("off (matAbilities=0)", style="dim")
     elif ab.get("held"):
@@ -814,7 +881,7 @@ def render_board(view: Mapping[str, Any], cards: "CardSet | CardLookup | None" =
         parts.append(grid)
     viewer = view.get("viewer")
     if isinstance(viewer, int) and 0 <= viewer < len(seats):
-        parts.append(_hand_panel(seats[viewer], lookup))
+        parts.append(_hand_panel(view, seats[viewer], lookup))
     table = _table_panel(view, lookup)
     if table is not None:
         parts.append(table)

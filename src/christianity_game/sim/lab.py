@@ -8,7 +8,8 @@ so they run in chunks on a process pool (default), in this process (``serial``) 
 cluster (``ray``), with the same rows for the same seed whatever the backend.
 
 Every game is one row of the ``games`` table (cell, index, seed, winner, reason, turns, rounds,
-score, what fired). Each finished chunk is written in one transaction, and the primary key
+score, what fired, and the pace measures :class:`LockWatch` takes: locked seats, Evil's first
+turn, pass-only turns). Each finished chunk is written in one transaction, and the primary key
 (cell, index) makes a rerun skip what is stored: an interrupted run resumes where it stopped and
 never stores a game twice. A stored game is replayed from its cell (mode, line-up, settings,
 bots) and seed: :func:`replay_game`.
@@ -71,9 +72,16 @@ LOG_COUNTS = {
 #: duel.counts keys that the log columns already cover
 _COVERED = {"threats_played", "threats_resisted", "habituals_taken"}
 COUNT_COLUMNS = tuple(LOG_COUNTS) + DUEL_COUNTS
+#: the pace measures :class:`LockWatch` takes during a game (-1 in a row: not measured, as in games
+#: stored before the lab measured it): column -> its SQL declaration
+MEASURE_COLUMNS = {
+    "locked": "locked INTEGER NOT NULL DEFAULT -1",      # longest run of own turns a seat had no option but to pass
+    "first_evil_decisions": "first_evil_decisions INTEGER NOT NULL DEFAULT -1",  # decisions the first Evil turn took
+    "pass_turns": "pass_turns INTEGER NOT NULL DEFAULT -1",   # own turns in which the seat could only pass
+}
 #: the columns of a game row, in order (all determined by the cell and the game's seed)
 ROW_COLUMNS = ("cell", "idx", "seed", "winner", "reason", "ended", "turns", "rounds", "actions",
-               "score_r", "score_e", "maturity") + COUNT_COLUMNS + ("extra", "locked")
+               "score_r", "score_e", "maturity") + COUNT_COLUMNS + ("extra", *MEASURE_COLUMNS)
 
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -94,7 +102,7 @@ CREATE TABLE IF NOT EXISTS games (
     score_r INTEGER NOT NULL, score_e INTEGER NOT NULL, maturity INTEGER NOT NULL,
     {", ".join(f"{c} INTEGER NOT NULL" for c in COUNT_COLUMNS)},
     extra TEXT NOT NULL,
-    locked INTEGER NOT NULL DEFAULT -1,   -- longest run of own turns a seat had no option but to pass
+    {", ".join(MEASURE_COLUMNS.values())},
     PRIMARY KEY (cell, idx)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS runs (
@@ -275,25 +283,43 @@ def _end_kind(winner: str | None, reason: str) -> str:
         return "unfinished"
     if reason.startswith("turn cap"):
         return f"turn_cap_{winner}"
+    if reason.startswith("round limit"):   # the roundLimit variant: a score ending, not a real win
+        return f"round_limit_{winner}"
     return winner
 
 
 class LockWatch:
-    """Watches a game's decisions (``play_out(watch=...)``) to measure how long a seat was locked:
-    the longest run of its own turns in a row in which it never had an option but to pass (no
-    decision of its own in that turn offered anything but ``Pass``; a turn with no decision at all
-    counts too, since the engine skips decisions with one answer).
+    """Watches a game's decisions (``play_out(watch=...)``) to measure its pace.
+
+    * *locked* (:meth:`longest`): the longest run of a seat's own turns in a row in which it never
+      had an option but to pass (no decision of its own in that turn offered anything but
+      ``Pass``; a turn with no decision at all counts too, since the engine skips decisions with
+      one answer);
+    * *pass-only turns* (:meth:`pass_turns`): how many own turns, of every seat, were like that;
+    * *Evil's first turn* (:attr:`first_evil_decisions`): how many decisions (every seat's, the
+      answers to its threats included) the first turn of an Evil seat took: how long the duel's
+      opening turn keeps the table waiting.
 
     It needs no event log (lab games keep none): a game started by ``Game.new`` takes its turns in
     its turn order from the first seat, one turn number each, and ``event_counts["turn_started"]``
     says how many turns began."""
 
-    __slots__ = ("options",)
+    __slots__ = ("options", "last_turn", "first_evil_turn", "first_evil_decisions")
 
     def __init__(self) -> None:
         self.options: set[tuple[int, int]] = set()   # (seat, turn_no): an own turn with an option
+        self.last_turn = 0                           # the last turn in which a decision came
+        self.first_evil_turn = 0                     # turn_no of the first Evil turn (0: none yet)
+        self.first_evil_decisions = -1               # -1: no Evil turn (co-op, solo)
 
     def __call__(self, game: Any, seat: int, actions: Sequence[Any]) -> None:
+        turn = game.state.turn_no
+        self.last_turn = turn
+        if turn == self.first_evil_turn:
+            self.first_evil_decisions += 1
+        elif not self.first_evil_turn and turn >= 1 and game.state.seats[game.turn_seat].side == "evil":
+            self.first_evil_turn = turn
+            self.first_evil_decisions = 1
         if seat != game.turn_seat:
             return
         key = (seat, game.state.turn_no)
@@ -318,10 +344,21 @@ class LockWatch:
                 best = max(best, runs[seat])
         return best
 
+    def pass_turns(self, game: Any) -> int:
+        """How many own turns of every seat in ``game`` offered nothing but to pass. A last turn
+        the game ended at the start of (a win, the round limit or the turn cap is judged as a turn
+        starts) was never played and does not count."""
+        order = game.turn_order
+        begun = game.event_counts.get("turn_started", 0)
+        if game.result is not None and begun > self.last_turn:
+            begun -= 1
+        return sum(1 for turn in range(1, begun + 1) if (order[(turn - 1) % len(order)], turn) not in self.options)
 
-def game_row(cell_id: int, index: int, seed: int, game: Any, locked: int = -1) -> tuple[Any, ...]:
-    """The stored row of a played game (see :data:`ROW_COLUMNS`); ``locked`` from :class:`LockWatch`
-    (-1: not measured)."""
+
+def game_row(cell_id: int, index: int, seed: int, game: Any, locked: int = -1, first_evil_decisions: int = -1,
+             pass_turns: int = -1) -> tuple[Any, ...]:
+    """The stored row of a played game (see :data:`ROW_COLUMNS`); ``locked``, ``first_evil_decisions``
+    and ``pass_turns`` from :class:`LockWatch` (-1: not measured)."""
     res = game.result
     winner = res.winner if res is not None else None
     reason = res.reason if res is not None else "unfinished"
@@ -335,7 +372,8 @@ def game_row(cell_id: int, index: int, seed: int, game: Any, locked: int = -1) -
     duel_counts = [int(counts.pop(k, 0)) for k in DUEL_COUNTS]
     extra = {k: v for k, v in sorted(counts.items()) if k not in _COVERED}
     return (cell_id, index, seed, winner, reason, _end_kind(winner, reason), game.state.turn_no, rounds,
-            game.action_count, score_r, score_e, maturity, *log_counts, *duel_counts, json.dumps(extra), locked)
+            game.action_count, score_r, score_e, maturity, *log_counts, *duel_counts, json.dumps(extra), locked,
+            first_evil_decisions, pass_turns)
 
 
 def play_cell_game(spec: dict[str, Any], index: int, watch: LockWatch | None = None) -> Any:
@@ -347,10 +385,11 @@ def play_cell_game(spec: dict[str, Any], index: int, watch: LockWatch | None = N
 
 
 def play_cell_row(cell_id: int, spec: dict[str, Any], index: int) -> tuple[Any, tuple[Any, ...]]:
-    """Play game ``index`` of a cell: the Game and its row, the locked measure included."""
+    """Play game ``index`` of a cell: the Game and its row, the pace measures included."""
     watch = LockWatch()
     game = play_cell_game(spec, index, watch)
-    return game, game_row(cell_id, index, game_seed(spec["seed"], index), game, watch.longest(game))
+    return game, game_row(cell_id, index, game_seed(spec["seed"], index), game, watch.longest(game),
+                          watch.first_evil_decisions, watch.pass_turns(game))
 
 
 def run_chunk(cell_id: int, spec: dict[str, Any], indices: Sequence[int]) -> list[tuple[Any, ...]]:
@@ -395,11 +434,14 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
-    """Bring a database from before the locked measure up to date: its games read -1 (not measured)."""
+    """Bring a database from before a pace measure (:data:`MEASURE_COLUMNS`) up to date: its games
+    read -1 there (not measured)."""
     cols = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
-    if cols and "locked" not in cols:
+    missing = [decl for name, decl in MEASURE_COLUMNS.items() if cols and name not in cols]
+    if missing:
         with conn:
-            conn.execute("ALTER TABLE games ADD COLUMN locked INTEGER NOT NULL DEFAULT -1")
+            for decl in missing:
+                conn.execute(f"ALTER TABLE games ADD COLUMN {decl}")
 
 
 def open_existing(path: str | os.PathLike[str]) -> sqlite3.Connection:
@@ -699,13 +741,19 @@ class Replayed:
     replayed: dict[str, Any]
     spec: dict[str, Any]
 
+    def _differs(self, column: str) -> bool:
+        """A pace measure stored as -1 was not measured then: it cannot differ."""
+        if column in MEASURE_COLUMNS and self.stored[column] == -1:
+            return False
+        return bool(self.stored[column] != self.replayed[column])
+
     @property
     def matches(self) -> bool:
-        return self.stored == self.replayed
+        return not any(self._differs(k) for k in ROW_COLUMNS)
 
     def differences(self) -> list[str]:
         return [f"{k}: stored {self.stored[k]!r}, now {self.replayed[k]!r}"
-                for k in ROW_COLUMNS if self.stored[k] != self.replayed[k]]
+                for k in ROW_COLUMNS if self._differs(k)]
 
 
 def replay_game(db: str | os.PathLike[str], cell_id: int, index: int) -> Replayed:

@@ -16,16 +16,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..engine.settings import Settings
+from ..engine.variants import variants_json
 from .lab import (COUNT_COLUMNS, DUEL_TURN_CAP, LOCK_TURNS, ROW_COLUMNS, LabError, cell_spec, fetch_rows,
                   open_existing)
 
 Z95 = 1.959963984540054
-ENDED_ORDER = ("righteous", "turn_cap_righteous", "turn_cap_evil", "evil", "unfinished")
+#: how a game ended (lab.py ``_end_kind``): a real win, the roundLimit variant's score decision,
+#: or the lab's safety turn cap (also a score decision), in the order tables and plots show them
+ENDED_ORDER = ("righteous", "round_limit_righteous", "turn_cap_righteous", "turn_cap_evil", "round_limit_evil", "evil",
+               "unfinished")
 ENDED_LABEL = {"righteous": "Righteous win (clean round)", "evil": "Evil win (Habituals held)",
+               "round_limit_righteous": "round limit, Righteous ahead",
+               "round_limit_evil": "round limit, Evil ahead or tied",
                "turn_cap_righteous": "turn cap, Righteous ahead", "turn_cap_evil": "turn cap, Evil ahead or tied",
                "unfinished": "unfinished"}
-ENDED_COLOUR = {"righteous": "#3b7dd8", "turn_cap_righteous": "#9cc0f0", "turn_cap_evil": "#f0a8a0",
-                "evil": "#c8443a", "unfinished": "#999999"}
+#: words of the engine's end reasons (duel_clocks.py) that tell the two real Evil wins of a duel apart
+HABITUAL_WIN = "Evil Habituals in play held"
+HUMILITY_WIN = "at Humility 0"
+ENDED_COLOUR = {"righteous": "#3b7dd8", "round_limit_righteous": "#c4d8f4", "turn_cap_righteous": "#9cc0f0",
+                "turn_cap_evil": "#f0a8a0", "round_limit_evil": "#f6cfc9", "evil": "#c8443a", "unfinished": "#999999"}
 COUNT_LABEL = {
     "threats_played": "threats played", "threats_resisted": "threats resisted", "threats_failed": "threats failed",
     "habituals_taken": "Habituals took hold", "habituals_broken": "Habituals broken",
@@ -64,6 +74,13 @@ def _quantile(sorted_vals: Sequence[float], q: float) -> float:
     return sorted_vals[lo] + (sorted_vals[hi] - sorted_vals[lo]) * (pos - lo)
 
 
+def _summary(vals: Sequence[float]) -> dict[str, float]:
+    """Mean, median, 90th percentile and largest of a list of counts (zeros when empty)."""
+    s = sorted(vals)
+    return {"mean": statistics.fmean(s) if s else 0.0, "median": _quantile(s, 0.5), "p90": _quantile(s, 0.9),
+            "max": float(s[-1]) if s else 0.0}
+
+
 @dataclass
 class CellStats:
     """One cell's figures."""
@@ -84,6 +101,8 @@ class CellStats:
     counts_share: dict[str, float]
     ended_list: list[str] = field(repr=False, default_factory=list)
     locked: list[int] = field(repr=False, default_factory=list)   # per game; -1: not measured
+    first_evil: list[int] = field(repr=False, default_factory=list)   # decisions of the first Evil turn; -1: none
+    pass_turns: list[int] = field(repr=False, default_factory=list)   # pass-only own turns a game; -1: not measured
     wins_by_idx: dict[int, int] = field(repr=False, default_factory=dict)
     turns_by_idx: dict[int, int] = field(repr=False, default_factory=dict)
 
@@ -97,8 +116,47 @@ class CellStats:
 
     @property
     def capped_share(self) -> float:
+        """The share of games the lab's safety turn cap ended (decided on the score)."""
         n = self.ended.get("turn_cap_righteous", 0) + self.ended.get("turn_cap_evil", 0)
         return n / self.games if self.games else 0.0
+
+    @property
+    def round_limit_share(self) -> float:
+        """The share of games the roundLimit variant ended (decided on the score, not a real win)."""
+        n = self.ended.get("round_limit_righteous", 0) + self.ended.get("round_limit_evil", 0)
+        return n / self.games if self.games else 0.0
+
+    @property
+    def variants(self) -> dict[str, Any]:
+        """The play-test variants the cell's table plays (``variants_json``: by alias, and the sentence)."""
+        return variants_json(Settings.from_dict(self.spec["settings"]))
+
+    def rounds_summary(self) -> dict[str, float]:
+        """Rounds per game: mean, median, 90th percentile, longest."""
+        return _summary(self.rounds)
+
+    def actions_summary(self) -> dict[str, float]:
+        """Decisions (actions taken, every seat's) per game: mean, median, 90th percentile, most."""
+        return _summary(self.actions)
+
+    @property
+    def first_evil_summary(self) -> dict[str, float] | None:
+        """Decisions the first Evil turn took (median, 90th percentile, most); None when not
+        measured or the games have no Evil seat."""
+        vals = [v for v in self.first_evil if v >= 0]
+        if not vals or len(vals) < len(self.first_evil):
+            return None
+        return _summary(vals)
+
+    @property
+    def pass_turn_figures(self) -> dict[str, float] | None:
+        """Own turns in which a seat could only pass: mean a game, and share of all turns begun
+        (None when the games were stored before the lab measured it)."""
+        if not self.pass_turns or any(v < 0 for v in self.pass_turns):
+            return None
+        begun = sum(self.turns)
+        return {"mean": statistics.fmean(self.pass_turns), "share": sum(self.pass_turns) / begun if begun else 0.0,
+                "games_with_any": sum(1 for v in self.pass_turns if v) / len(self.pass_turns)}
 
     @property
     def real_wins(self) -> tuple[int, int]:
@@ -106,10 +164,24 @@ class CellStats:
         return self.ended.get("righteous", 0), self.ended.get("evil", 0)
 
     @property
+    def habitual_evil_wins(self) -> int:
+        """Evil wins by the Habitual count held (D-W-E); in a duel the humilityWin variant's Evil win
+        (Humility 0) is a real win too, but not this one."""
+        if self.spec.get("mode") != "duel":
+            return self.ended.get("evil", 0)
+        return sum(n for reason, n in self.reasons.items() if HABITUAL_WIN in reason)
+
+    @property
+    def humility_evil_wins(self) -> int:
+        """Evil wins by the humilityWin variant (every Righteous seat at Humility 0 for N rounds)."""
+        return sum(n for reason, n in self.reasons.items() if HUMILITY_WIN in reason)
+
+    @property
     def habitual_share_of_evil_wins(self) -> float | None:
-        """The Evil win by Habituals (D-W-E) as a share of all Evil wins (turn-cap ones included)."""
+        """The Evil win by Habituals (D-W-E) as a share of all Evil wins (turn-cap, round-limit and
+        Humility-pressure ones included)."""
         evil = self.games - self.righteous_wins - self.ended.get("unfinished", 0)
-        return self.ended.get("evil", 0) / evil if evil > 0 else None
+        return self.habitual_evil_wins / evil if evil > 0 else None
 
     @property
     def locked_games(self) -> int | None:
@@ -133,15 +205,25 @@ class CellStats:
     def to_json(self) -> dict[str, Any]:
         lo, hi = self.ci
         t = self.turns_summary()
+        first = self.first_evil_summary
+        passes = self.pass_turn_figures
         return {"cell": self.id, "label": self.label, "games": self.games, "righteous_wins": self.righteous_wins,
+                "variants": self.variants,
                 "win_rate": round(self.win_rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
-                "turn_cap_share": round(self.capped_share, 4), "ended": self.ended, "reasons": self.reasons,
-                "real_wins": {"righteous": self.real_wins[0], "evil": self.real_wins[1]},
+                "turn_cap_share": round(self.capped_share, 4), "round_limit_share": round(self.round_limit_share, 4),
+                "ended": self.ended, "reasons": self.reasons,
+                "real_wins": {"righteous": self.real_wins[0], "evil": self.real_wins[1],
+                              "evil_by_habituals": self.habitual_evil_wins,
+                              "evil_by_humility": self.humility_evil_wins},
                 "habitual_share_of_evil_wins": None if self.habitual_share_of_evil_wins is None
                 else round(self.habitual_share_of_evil_wins, 4),
                 "locked_games": self.locked_games,
                 "locked_share": None if self.locked_share is None else round(self.locked_share, 4),
                 "turns": {k: round(v, 2) for k, v in t.items()},
+                "rounds": {k: round(v, 2) for k, v in self.rounds_summary().items()},
+                "actions": {k: round(v, 2) for k, v in self.actions_summary().items()},
+                "first_evil_turn_decisions": None if first is None else {k: round(v, 2) for k, v in first.items()},
+                "pass_only_turns": None if passes is None else {k: round(v, 4) for k, v in passes.items()},
                 "avg_rounds": round(statistics.fmean(self.rounds), 2) if self.rounds else 0.0,
                 "avg_score": [round(statistics.fmean(self.score_r), 2) if self.score_r else 0.0,
                               round(statistics.fmean(self.score_e), 2) if self.score_e else 0.0],
@@ -192,7 +274,9 @@ def load_stats(db: str | os.PathLike[str], cell_ids: Sequence[int] | None = None
             turns=[r[col["turns"]] for r in rs], rounds=[r[col["rounds"]] for r in rs],
             actions=[r[col["actions"]] for r in rs], score_r=[r[col["score_r"]] for r in rs],
             score_e=[r[col["score_e"]] for r in rs], counts_mean=means, counts_share=shares,
-            ended_list=[r[col["ended"]] for r in rs], locked=[r[col["locked"]] for r in rs], wins_by_idx=wins, turns_by_idx={r[col["idx"]]: r[col["turns"]] for r in rs}))
+            ended_list=[r[col["ended"]] for r in rs], locked=[r[col["locked"]] for r in rs],
+            first_evil=[r[col["first_evil_decisions"]] for r in rs], pass_turns=[r[col["pass_turns"]] for r in rs],
+            wins_by_idx=wins, turns_by_idx={r[col["idx"]]: r[col["turns"]] for r in rs}))
     return out
 
 
@@ -238,7 +322,7 @@ def report_notes(stats: Sequence[CellStats], db: str = "LAB.sqlite") -> list[str
         notes.append(f"Run seed {seeds[0]}: game i of every cell has the seed game_seed({seeds[0]}, i), so the "
                      "cells play the same shuffles (common random numbers) and differences between variants "
                      "are measured on paired games.")
-    notes.append("Win rate is the Righteous side's share of games won (turn-cap decisions included); "
+    notes.append("Win rate is the Righteous side's share of games won (turn-cap and round-limit decisions included); "
                  "the interval is a 95 % Wilson score interval.")
     notes.append(f"Any game can be played again from the database ({db}): "
                  f"christianity-game replay --db {db} --cell N --game I.")
@@ -482,22 +566,32 @@ def _pct(x: float) -> str:
 
 def _tables(stats: Sequence[CellStats]) -> dict[str, tuple[list[str], list[list[str]]]]:
     t: dict[str, tuple[list[str], list[list[str]]]] = {}
-    t["win"] = (["cell", "variant", "games", "Righteous wins", "win rate", "95 % CI", "by turn cap", "unfinished"],
+    t["variants"] = (["cell", "variant", "play-test variants (departures from the printed rules)"],
+                     [[str(c.id), c.label, c.variants["text"]] for c in stats])
+    t["win"] = (["cell", "variant", "games", "Righteous wins", "win rate", "95 % CI", "by turn cap", "by round limit",
+                 "unfinished"],
                 [[str(c.id), c.label, str(c.games), str(c.righteous_wins), _pct(c.win_rate),
-                  f"{_pct(c.ci[0])} – {_pct(c.ci[1])}", _pct(c.capped_share), str(c.ended.get("unfinished", 0))]
+                  f"{_pct(c.ci[0])} – {_pct(c.ci[1])}", _pct(c.capped_share), _pct(c.round_limit_share),
+                  str(c.ended.get("unfinished", 0))]
                  for c in stats])
     rows = []
     for c in stats:
-        rw, ew = c.real_wins
+        rw, _ = c.real_wins
         cap_r, cap_e = c.ended.get("turn_cap_righteous", 0), c.ended.get("turn_cap_evil", 0)
+        lim_r, lim_e = c.ended.get("round_limit_righteous", 0), c.ended.get("round_limit_evil", 0)
         share = c.habitual_share_of_evil_wins
         locked = c.locked_games
-        rows.append([str(c.id), c.label, str(c.games), f"{rw} ({_pct(rw / c.games)})", f"{ew} ({_pct(ew / c.games)})",
+        hw, uw = c.habitual_evil_wins, c.humility_evil_wins
+        rows.append([str(c.id), c.label, str(c.games), f"{rw} ({_pct(rw / c.games)})", f"{hw} ({_pct(hw / c.games)})",
+                     f"{uw} ({_pct(uw / c.games)})" if uw else "–",
                      f"{cap_r + cap_e} ({_pct((cap_r + cap_e) / c.games)})", f"{cap_r} / {cap_e}",
+                     f"{lim_r + lim_e} ({_pct((lim_r + lim_e) / c.games)})", f"{lim_r} / {lim_e}",
                      "–" if share is None else _pct(share),
                      "not measured" if locked is None else f"{locked} ({_pct(locked / c.games)})"])
     t["real"] = (["cell", "variant", "games", "Righteous wins (clean round)", "Evil wins (Habituals)",
-                  "ended by the turn cap", "cap: Righteous / Evil ahead", "Habitual wins of Evil wins",
+                  "Evil wins (Humility 0)",
+                  "ended by the turn cap", "cap: Righteous / Evil ahead", "ended by the round limit",
+                  "limit: Righteous / Evil ahead", "Habitual wins of Evil wins",
                   f"locked ({LOCK_TURNS}+ own turns)"], rows)
     strength = strength_points(stats)
     t["strength"] = (["side with the search bot", "bots", "budget", "cell", "games", "Righteous win rate", "95 % CI"],
@@ -512,6 +606,17 @@ def _tables(stats: Sequence[CellStats]) -> dict[str, tuple[list[str], list[list[
                      f"{statistics.fmean(c.actions):.0f}" if c.actions else "–"])
     t["length"] = (["cell", "variant", "mean turns", "median", "10–90 %", "min – max", "mean rounds", "mean actions"],
                    rows)
+    rows = []
+    for c in stats:
+        r, a = c.rounds_summary(), c.actions_summary()
+        first, passes = c.first_evil_summary, c.pass_turn_figures
+        rows.append([str(c.id), c.label, f"{r['median']:.0f}", f"{r['p90']:.0f}", f"{a['median']:.0f}", f"{a['p90']:.0f}",
+                     "–" if first is None else f"{first['median']:.0f}",
+                     "–" if first is None else f"{first['p90']:.0f}",
+                     "not measured" if passes is None else f"{passes['mean']:.1f}",
+                     "not measured" if passes is None else _pct(passes["share"])])
+    t["pace"] = (["cell", "variant", "rounds: median", "p90", "decisions: median", "p90",
+                  "Evil's first turn: median decisions", "p90", "pass-only turns a game", "share of turns"], rows)
     rows = []
     for c in stats:
         sr, se = sorted(c.score_r), sorted(c.score_e)
@@ -544,11 +649,14 @@ def _others(e: Effect) -> str:
 
 
 SECTIONS = (
+    ("variants", "Play-test variants", "What each cell's table plays: the printed rules, or the play-test "
+     "variants it turns on (engine/variants.py), each a departure from a stated rule."),
     ("win", "Win rate", "The Righteous side's wins; the 95 % interval is Wilson's. “By turn cap”: games the turn "
-     "cap ended, decided on the stalemate score."),
+     "cap ended, decided on the stalemate score; “by round limit”: games the roundLimit variant ended, decided "
+     "on the score too."),
     ("real", "Real wins, turn caps and locked seats", "Wins by a win condition (the Righteous clean round, D-W-R; "
-     "the Evil Habitual count held for a round, D-W-E) apart from games the turn cap ended (decided on the "
-     f"stalemate score). “Locked”: games in which some seat went {LOCK_TURNS} or more of its own turns in a row "
+     "the Evil Habitual count held for a round, D-W-E) apart from games the lab's safety turn cap or the "
+     f"roundLimit variant ended (decided on the stalemate score). “Locked”: games in which some seat went {LOCK_TURNS} or more of its own turns in a row "
      "with no option but to pass."),
     ("strength", "Win rate against bot strength", "Cells in which one side's seats are played by the search bot "
      "(budget per decision) and the other side's by the heuristic bot; budget 0 is heuristic against heuristic. "
@@ -559,6 +667,10 @@ SECTIONS = (
     ("ended", "How the games ended", ""),
     ("length", "Game length", "Turns count every seat's turn (turns started: a game the turn cap of N stops "
      "shows N + 1); a round is one turn for every seat."),
+    ("pace", "Length and pace", "Rounds and decisions per game (median and 90th percentile; a decision is one "
+     "action taken, by any seat); how many decisions the first Evil turn took (every seat's, answers to its "
+     "threats included); and own turns in which the seat had no option but to pass (mean a game, and their "
+     "share of all turns begun; a last turn the game ended at the start of is not counted)."),
     ("score", "Score", "The stalemate score at the end of the game (D-SCORE): Righteous = Σ Maturity × 5 + "
      "Resisted pile; Evil = Failed pile + Evil Habituals in play × 5."),
     ("firing", "What fired", "Mean per game, and in brackets the share of games in which it fired at least "

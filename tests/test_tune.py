@@ -1,0 +1,155 @@
+"""The tuner (sim/tune.py and ``christianity-game tune``, issue 21 item 4).
+
+A tiny study (ER only, Evil Interrupt on, 4 games a cell) completes, is resumed from its Optuna
+SQLite storage (a second call with more trials adds only the missing one, and no stored game is
+played again), and its report names the best trial with its ``--variants`` string. Bad options are
+answered with one clear line. The search space comes straight from the variants' registry.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from christianity_game.cli import app
+from christianity_game.engine.variants import VARIANTS, parse_variants
+from christianity_game.sim.tune import (
+    TARGETS, TuneError, check_targets, make_config, variant_choices, variants_text, warm_start,
+)
+
+runner = CliRunner()
+ENV = {"COLUMNS": "160"}
+TINY = ["--lineup", "ER", "--set", "evilInterrupt=1", "--set", "maxTurns=60", "--games", "4", "--seed", "1",
+        "--confirm-games", "4", "--confirm-top", "1"]
+
+
+def _games(db: Path) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def _trials(study: Path) -> list[tuple[int, str, str]]:
+    """(number, state, start time) of every trial in an Optuna SQLite storage."""
+    conn = sqlite3.connect(study)
+    try:
+        return [(int(n), str(s), str(t)) for n, s, t in
+                conn.execute("SELECT number, state, datetime_start FROM trials ORDER BY number")]
+    finally:
+        conn.close()
+
+
+def test_a_tiny_study_completes_resumes_and_names_its_best_trial(tmp_path: Path) -> None:
+    study, out = tmp_path / "tune.sqlite", tmp_path / "report"
+    first = runner.invoke(app, ["tune", *TINY, "--trials", "2", "--backend", "serial", "--study", str(study),
+                                "--out", str(out), "--json"], env=ENV)
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout[first.stdout.index("{"):])
+    assert [t["trial"] for t in data["trials"]] == [0, 1]
+    assert data["trials"][0]["variants"] == "printed" and data["trials"][0]["warm_start"] == "the printed rules"
+    assert all(len(t["values"]) == 4 for t in data["trials"])
+    lab = tmp_path / "tune-lab.sqlite"
+    assert lab.is_file()
+    before = [t for t in _trials(study) if t[1] == "COMPLETE"]
+    assert [n for n, _, _ in before] == [0, 1]   # the rest of the warm start waits in the storage
+
+    # resumed from the storage: one more trial; the stored ones are kept, not run again
+    second = runner.invoke(app, ["tune", *TINY, "--trials", "3", "--workers", "1", "--study", str(study),
+                                 "--out", str(out)], env=ENV)
+    assert second.exit_code == 0, second.output
+    assert "1 trial(s) run now" in second.output and "holds 3 complete" in second.output
+    after = [t for t in _trials(study) if t[1] == "COMPLETE"]
+    assert after[:2] == before and [n for n, _, _ in after] == [0, 1, 2]
+
+    # asked again: nothing to add, and every cell (tuning and confirmation) is read back, not played
+    stored = _games(lab)
+    third = runner.invoke(app, ["tune", *TINY, "--trials", "3", "--backend", "serial", "--study", str(study),
+                                "--out", str(out)], env=ENV)
+    assert third.exit_code == 0, third.output
+    assert "0 trial(s) run now" in third.output and _games(lab) == stored
+
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    report = json.loads((out / "tune.json").read_text(encoding="utf-8"))
+    best = report["best"]
+    assert best is not None and f"Trial {best['trial']}: --variants {best['variants']}" in md
+    assert best["table_plays"].startswith("This table plays") and best["table_plays"] in md
+    parse_variants(best["variants"]) if best["variants"] != "printed" else None
+    for text in ("## Pareto front", "## Candidates, tuning and confirmation seeds", "## Length distributions",
+                 "## Parameter importance", "R wins (confirmation)", "safety cap t / c", "rounds p90 t / c"):
+        assert text in md, text
+    assert report["confirmation"]["seed"] == 1001 and report["candidates"][0]["confirmation"]["cells"]
+    assert "needs at least" in report["importance"]["note"]   # 3 trials: too few, and said so
+    for png in ("pareto.png", "history.png", "candidates.png", "rounds.png"):
+        assert (out / png).stat().st_size > 1000, png
+    assert "Tuner" in (out / "index.html").read_text(encoding="utf-8")
+
+    # the Pareto front confirmed instead of the top trials
+    front = runner.invoke(app, ["tune", *TINY, "--trials", "3", "--backend", "serial", "--confirm", "front",
+                                "--study", str(study), "--out", str(out)], env=ENV)
+    assert front.exit_code == 0, front.output
+    report = json.loads((out / "tune.json").read_text(encoding="utf-8"))
+    assert report["confirmation"]["chosen"] == "every trial of the Pareto front"
+    assert sorted(c["trial"] for c in report["candidates"]) == sorted(report["front"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--space", "rewardCap,rewardKap"], "unknown variant 'rewardKap' in --space"),
+    (["--trials", "0"], "--trials must be at least 1"),
+    (["--confirm-seed", "1"], "--confirm-seed must be 0 or more and differ from --seed 1"),
+    (["--values", "rewardCap=99"], "rewardCap must be a whole number from 0 to 20"),
+    (["--space", "rewardCap", "--values", "roundLimit=20"], "roundLimit: that variant is not in the search space"),
+    (["--set", "rewardCap=2", "--space", "rewardCap"], "--space rewardCap: the grid's --set already sets it"),
+    (["--confirm", "best"], "--confirm must be one of top, front"),
+    (["--bots", "clever"], "clever"),
+])
+def test_bad_options_are_answered_with_a_clear_error(tmp_path: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["tune", *TINY, "--trials", "1", "--study", str(tmp_path / "s.sqlite"),
+                                 "--out", str(tmp_path / "r"), *args], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "s-lab.sqlite").exists()
+
+
+def test_a_study_that_asks_another_question_is_refused(tmp_path: Path) -> None:
+    study = str(tmp_path / "s.sqlite")
+    from christianity_game.sim.tune import open_study
+    open_study(make_config("ER", {"evilInterrupt": ["1"]}, games=4, seed=1), study, "shared")
+    with pytest.raises(TuneError, match="asks another question .*games"):
+        open_study(make_config("ER", {"evilInterrupt": ["1"]}, games=8, seed=1), study, "shared")
+
+
+def test_the_search_space_comes_from_the_variants() -> None:
+    for v in VARIANTS:
+        tried = variant_choices(v)
+        assert tried[0] == v.printed and len(set(tried)) == len(tried) >= 2, v
+        assert all(v.check(x) == x for x in tried), v
+        assert v.suggested in tried, v
+    config = make_config("ER", {"evilInterrupt": ["1", "0"], "roundLimit": ["20"]}, games=2)
+    assert "roundLimit" not in config.choices and len(config.choices) == len(VARIANTS) - 1
+    narrowed = make_config("ER", space=["rewardCap", "evilHabituals"], values=["rewardCap=2,3"], games=2)
+    assert narrowed.choices == {"rewardCap": [0, 2, 3], "evilHabituals": [7, 1, 2, 3, 4, 5, 6]}
+    assert narrowed.fingerprint() != make_config("ER", space=["rewardCap"], games=2).fingerprint()
+    starts = [why for _, why in warm_start(config)]
+    assert starts[0] == "the printed rules" and "rewardCap alone" in starts
+    assert variants_text({"reward_cap": 2, "same_turn_bonus": False}) == "rewardCap=2,sameTurnBonus=off"
+    assert parse_variants("rewardCap=2,sameTurnBonus=off") == {"reward_cap": 2, "same_turn_bonus": False}
+
+
+def test_targets_say_which_fails_and_by_how_much() -> None:
+    cell = {"name": "ER", "lineup": "ER", "win_rate": 0.7, "rounds": {"median": 30.0, "p90": 38.0},
+            "first_evil_median": 12.0, "habitual_share_of_evil_wins": 0.1}
+    uneven = {**cell, "name": "EER", "lineup": "EER", "win_rate": 0.65}
+    checks = {c.name: c for c in check_targets({"cells": [cell, uneven], "turn_cap_share": 0.05}, 4)}
+    band = checks["Righteous wins in the band of every cell"]
+    assert not band.met and "1 of 2 cells out, worst by 10.0 pp" in band.miss
+    assert TARGETS.band("EER") == (0.30, 0.70) and TARGETS.band("ER") == (0.40, 0.60)
+    assert not checks["safety cap < 2 %"].met and checks["safety cap < 2 %"].miss == "+3.0 pp"
+    assert not checks["median rounds ≤ 25 in every cell"].met and checks["p90 rounds ≤ 40 in every cell"].met
+    assert checks["Evil's first turn ≤ 25 decisions (median)"].met
+    assert not checks["Habitual win ≥ 20 % of Evil's wins"].met and not checks["≤ 3 departures"].met
