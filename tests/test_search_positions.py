@@ -1,6 +1,7 @@
-"""The search bot finds the winning line in three prepared duel positions where the heuristic bot
-does not (issue 10): a free finale that must be resisted, a last Habitual to break for the
-Righteous win, a seventh Habitual that wins for Evil.
+"""The search bots find the winning line in four prepared duel positions where the heuristic bot
+does not (issues 10 and 24): a free finale that must be resisted, a last Habitual to break for the
+Righteous win, a seventh Habitual that wins for Evil, and a chain to carry on before the Righteous
+answer resets it. Both ``search`` (flat Monte Carlo) and ``mcts`` (ISMCTS) are held to them.
 
 Each position is built with ``Game.from_position``. For each, the test checks the position
 itself first: after the heuristic bot's choice, the game (played on by heuristic bots for every
@@ -21,6 +22,7 @@ import pytest
 
 from christianity_game import Game, Pass, PlayCard
 from christianity_game.bots.heuristic import HeuristicBot
+from christianity_game.bots.mcts import MctsBot
 from christianity_game.bots.search import SearchBot
 from christianity_game.engine.actions import Action, ChooseReward, Resist
 
@@ -98,6 +100,28 @@ def seventh_habitual() -> Game:
     return Game.from_position(pos, mode="duel", lineup="ER", seed=1)
 
 
+def chain_to_stop() -> Game:
+    """ER, Evil's Main phase: six Evil Habituals in play on the table (the field: no dominance, and
+    the Righteous seat cannot break them), so a seventh wins for Evil. Evil has just played "A
+    Little Leaven" (R2) at the Righteous seat, which has 3 Cost untapped: the chain's discount (C1)
+    makes "The Broad Way" (C2, R3) cost the 1 Cost Evil has left, only until the Righteous side
+    answers the Leaven, which resets the chain. The heuristic holds the Habitual back (the target
+    could pay it alone) and passes: the answer resets the chain, the Habitual costs 2 from then on,
+    and it never sticks. Played now, the two threats need 5 Cost and the target has 3: paying the
+    Leaven lets the Habitual take hold (seven: Evil wins after the Righteous turn); letting the
+    Leaven fail is the third Temptation through this turn, whose reward untaps 2 for the second
+    "Broad Way" in Evil's hand."""
+    pos: dict[str, Any] = {"round": 6, "turn_seat": 0, "phase": "main", "seats": [
+        {"hand": [LEAVEN, BROAD, BROAD, E_FILL],
+         "cost_zone": [E_FILL, E_FILL, {"id": E_FILL, "tapped": True}], "deck": [E_FILL] * 12},
+        {"humility": 3, "maturity": 1, "hand": [R_FILL] * 2, "cost_zone": [E_FILL] * 3, "deck": [R_FILL] * 12},
+    ], "field": [{"id": BROAD, "owner": 0}] * 6, "duel": {"failed_temptations": 2}}
+    g = Game.from_position(pos, mode="duel", lineup="ER", seed=1)
+    _threaten(g, LEAVEN, 1)
+    assert g.view(0)["duel"]["chain"]["count"] == 1
+    return g
+
+
 def play_on(game: Game, first: Action, horizon: int) -> Any:
     """The result after ``first`` and up to ``horizon`` more actions by heuristic bots (None: undecided)."""
     g = game.clone()
@@ -116,18 +140,24 @@ POSITIONS: list[tuple[Callable[[], Game], str, int, type, Any]] = [
     (free_finale, "righteous", 40, Pass, None),
     (last_habitual, "righteous", 12, Pass, None),
     (seventh_habitual, "evil", 80, ChooseReward, "untap"),
+    (chain_to_stop, "evil", 80, PlayCard, BROAD),
 ]
+IDS = ["free-finale", "last-habitual", "seventh-habitual", "chain-to-stop"]
+BOTS: dict[str, Callable[[int], Any]] = {
+    "search": lambda seed: SearchBot(seed, time_ms=None, iterations=60),
+    "mcts": lambda seed: MctsBot(seed, time_ms=None, iterations=60),
+}
 
 
-@pytest.mark.parametrize("build, side, horizon, kind, detail", POSITIONS,
-                         ids=["free-finale", "last-habitual", "seventh-habitual"])
+@pytest.mark.parametrize("bot_name", list(BOTS))
+@pytest.mark.parametrize("build, side, horizon, kind, detail", POSITIONS, ids=IDS)
 def test_search_finds_the_winning_line_the_heuristic_misses(build: Callable[[], Game], side: str, horizon: int,
-                                                            kind: type, detail: Any) -> None:
+                                                            kind: type, detail: Any, bot_name: str) -> None:
     game = build()
     seat, actions = game.pending[0]
     assert game.state.seats[seat].side == side and game.state.result is None
     heuristic = HeuristicBot(3).choose(game.seat_view(seat), actions)
-    bot = SearchBot(3, time_ms=None, iterations=60)
+    bot = BOTS[bot_name](3)
     searched = bot.decide(game, seat, actions)
     assert bot.last_iterations == 60
     # the heuristic's choice does not win within the horizon; the search's does
@@ -136,10 +166,12 @@ def test_search_finds_the_winning_line_the_heuristic_misses(build: Callable[[], 
     after_search = play_on(game, searched, horizon)
     assert after_search is not None and after_search.winner == side, (searched, after_search)
     assert isinstance(searched, kind) and searched != heuristic
-    if detail is not None:
-        assert isinstance(searched, ChooseReward) and searched.reward == detail
+    if isinstance(searched, ChooseReward):
+        assert searched.reward == detail
+    elif isinstance(searched, PlayCard):
+        assert game.defs[searched.card].id == detail
     # and the same seed decides the same way (the budget is iterations, not time)
-    assert SearchBot(3, time_ms=None, iterations=60).decide(game, seat, actions) == searched
+    assert BOTS[bot_name](3).decide(game, seat, actions) == searched
 
 
 def test_the_heuristic_pays_the_temptation_at_the_head_of_the_burst() -> None:
@@ -150,3 +182,11 @@ def test_the_heuristic_pays_the_temptation_at_the_head_of_the_burst() -> None:
         seat, actions = game.pending[0]
         pick = HeuristicBot(3).choose(game.seat_view(seat), actions)
         assert isinstance(pick, Resist) and game.defs[pick.threat].id == LEAVEN
+
+
+def test_the_heuristic_holds_back_the_habitual_the_chain_pays_for() -> None:
+    game = chain_to_stop()
+    seat, actions = game.pending[0]
+    assert isinstance(HeuristicBot(3).choose(game.seat_view(seat), actions), Pass)
+    broad = next(a for a in actions if isinstance(a, PlayCard) and game.defs[a.card].id == BROAD)
+    assert game.threat_cost(seat, broad.card) == 1   # the chain's C1 off; 2 once it resets

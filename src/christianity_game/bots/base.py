@@ -32,6 +32,14 @@ class Bot:
         :class:`~christianity_game.engine.seatview.SeatView` with the same content."""
         raise NotImplementedError
 
+    def carry(self) -> Any:
+        """What the bot keeps from one decision for its next one (the mcts bot: the subtree of its
+        move), for a driver that runs decisions in another process (``search.think``); None: nothing."""
+        return None
+
+    def restore(self, carry: Any) -> None:
+        """Take back what :meth:`carry` gave, after a decision made in another process."""
+
     def decide(self, game: Game, seat: int, actions: list[Action]) -> Action:
         """The entry point for drivers that hold the game (play_out, the CLI, the lab, the server).
 
@@ -68,41 +76,116 @@ def _search(seed: int, cards: CardSet | None) -> Bot:
     return make_search_bot("search", seed, cards)
 
 
+def _mcts(seed: int, cards: CardSet | None) -> Bot:
+    from .mcts import make_mcts_bot
+    return make_mcts_bot("mcts", seed, cards)
+
+
 BOTS: dict[str, Callable[[int, CardSet | None], Bot]] = {
     "random": lambda seed, cards: RandomBot(seed, cards),
     "heuristic": _heuristic,
     "search": _search,
+    "mcts": _mcts,
 }
+
+#: The levels a player picks (lobby, CLI ``--bots``, the server, the ladder) and the bot each one
+#: is: ``easy`` the heuristic (instant), ``normal`` ISMCTS thinking 250 ms a move, ``hard`` 1 s.
+LEVELS: dict[str, str] = {
+    "easy": "heuristic",
+    "normal": "mcts:250ms",
+    "hard": "mcts:1s",
+}
+
+#: Budgeted bot families: ``search:50ms`` / ``search:2000it`` and ``mcts:200ms`` / ``mcts:500it``.
+_BUDGETED = ("search", "mcts")
+
+
+def level_of(name: str) -> str:
+    """The bot a level name stands for (``normal`` -> ``mcts:250ms``); other names unchanged."""
+    return LEVELS.get(name, name)
 
 
 def is_bot_name(name: object) -> bool:
-    """Whether ``name`` is a bot level: a key of BOTS, or a search budget such as ``search:50ms``,
-    ``search:1.5s`` or ``search:2000it``."""
+    """Whether ``name`` is a bot level: a key of BOTS, a level (easy, normal, hard), or a budget
+    such as ``search:50ms``, ``search:2000it``, ``mcts:200ms``, ``mcts:1.5s`` or ``mcts:500it``."""
     if not isinstance(name, str):
         return False
+    name = level_of(name)
     if name in BOTS:
         return True
-    if name.startswith("search:"):
-        from .search import parse_budget
+    head, sep, _ = name.partition(":")
+    if sep and head in _BUDGETED:
         try:
-            parse_budget(name)
+            _parse(head, name)
         except ValueError:
             return False
         return True
     return False
 
 
+def _parse(head: str, name: str) -> tuple[float | None, int | None]:
+    if head == "search":
+        from .search import parse_budget
+        return parse_budget(name)
+    from .mcts import parse_budget as mcts_budget
+    return mcts_budget(name)
+
+
 def make_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> Bot:
-    """A bot of the named level (``search`` takes a budget: ``search:50ms``, ``search:2000it``);
-    a clear error for an unknown one."""
+    """A bot of the named level (``easy``, ``normal``, ``hard``, or a bot with a budget:
+    ``search:50ms``, ``mcts:200ms``, ``mcts:500it``); a clear error for an unknown one."""
+    if isinstance(name, str):
+        name = level_of(name)
     factory = BOTS.get(name) if isinstance(name, str) else None
     if factory is not None:
         return factory(seed, cards)
     if is_bot_name(name):
+        if name.startswith("mcts:"):
+            from .mcts import make_mcts_bot
+            return make_mcts_bot(name, seed, cards)
         from .search import make_search_bot
         return make_search_bot(name, seed, cards)
-    raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))} "
-                     f"(search takes a budget: search:50ms, search:2000it)")
+    raise ValueError(f"unknown bot {name!r}; known: {', '.join(list(LEVELS) + sorted(BOTS))} "
+                     f"(search and mcts take a budget: search:50ms, mcts:200ms, mcts:500it)")
+
+
+def bot_from_path(spec: str, seed: int = 0, cards: CardSet | None = None) -> Bot:
+    """An outside bot by import path, ``package.module:ClassName`` (for the ladder): the class is
+    made with ``(seed, cards)`` when it takes them, else with ``(seed)`` or nothing; it must be a
+    :class:`Bot` (or have ``choose(view, actions)``). Never reached from the server: a name a
+    client sends is only ever a level (:func:`is_bot_name`)."""
+    import importlib
+    import inspect
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"not an import path {spec!r}: use package.module:ClassName")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"cannot import {module_name!r} for bot {spec!r}: {exc}") from None
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"{module_name!r} has no {attr!r} (bot {spec!r})")
+        obj = getattr(obj, part)
+    try:
+        params = len(inspect.signature(obj).parameters)
+    except (TypeError, ValueError):
+        params = 2
+    bot = obj(seed, cards) if params >= 2 else obj(seed) if params == 1 else obj()
+    if not callable(getattr(bot, "choose", None)):
+        raise ValueError(f"{spec!r} made {bot!r}, which has no choose(view, actions)")
+    if not isinstance(bot, Bot):   # a duck-typed bot: give it the driver's entry point
+        inner = bot
+
+        class _Wrapped(Bot):
+            name = spec
+
+            def choose(self, view: Mapping[str, Any], actions: list[Action]) -> Action:
+                choice: Action = inner.choose(view, actions)
+                return choice
+
+        return _Wrapped(seed, cards)
+    return bot
 
 
 def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int = 20000,

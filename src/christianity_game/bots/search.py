@@ -296,13 +296,45 @@ def make_search_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> S
 
 # --------------------------------------------------------------------------- off the event loop
 _POOL: Any = None
+KEEP_HISTORY = 400   # actions of the history a worker's copy keeps (the mcts bot reads the last few)
 
 
-def think(bot: Bot, game: Game, seat: int, actions: list[Action]) -> tuple[Action, int]:
-    """One decision in a worker process: the action and the bot's generator state afterwards (the
-    caller copies it back, so the bot's next decision does not repeat this one's samples)."""
-    action = bot.decide(game, seat, actions)
-    return action, bot.rng.state
+def worker_copy(game: Game, keep: int = KEEP_HISTORY) -> Game:
+    """A copy of ``game`` to send to a worker process: its action history (a chain of shared
+    cells, one an action, that pickle walks by recursion) is cut to the last ``keep`` actions, its
+    undo chain dropped and its event log left behind. A whole long duel's chain, thousands deep, does not pickle (a
+    RecursionError: the search bot fell back to the heuristic's move), and a bot needs neither."""
+    copy = game.clone(log=False)   # nor the event log: a bot reads the state and its view
+    cells: list[Any] = []
+    link: Any = game._history
+    while link is not None and len(cells) < keep:
+        cells.append(link[0])
+        link = link[1]
+    chain: Any = None
+    for action in reversed(cells):
+        chain = (action, chain)
+    copy._history = chain
+    copy._moves = None
+    return copy
+
+
+def think(bot: Bot, game: Game, seat: int, actions: list[Action],
+          asked_at: float | None = None) -> tuple[Action, int, Any]:
+    """One decision in a worker process: the action, the bot's generator state afterwards and what
+    the bot keeps for its next decision (``Bot.carry``: the mcts bot's subtree); the caller copies
+    the last two back (``Bot.restore``), so the next decision neither repeats this one's samples
+    nor starts from nothing. ``asked_at`` (``time.time()`` when the move was asked for): a bot with
+    a time budget counts it from then, so a decision that waited for a free worker still arrives
+    within its budget."""
+    started = getattr(bot, "started_at", None)
+    if asked_at is not None and hasattr(bot, "started_at"):
+        setattr(bot, "started_at", asked_at)
+    try:
+        action = bot.decide(game, seat, actions)
+    finally:
+        if asked_at is not None and hasattr(bot, "started_at"):
+            setattr(bot, "started_at", started)
+    return action, bot.rng.state, bot.carry()
 
 
 def thinking_pool() -> Any:

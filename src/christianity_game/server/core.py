@@ -33,7 +33,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import to_json
 
-from ..bots import BOTS, is_bot_name, make_bot
+from ..bots import BOTS, LEVELS, is_bot_name, make_bot
 from ..bots.base import Bot
 from ..engine.actions import TABLE_ACTIONS, AdjustBadge, AnswerEnd, IllegalAction, action_from_json
 from ..engine.events import Event
@@ -842,7 +842,8 @@ class GameServer:
         for seat, level in req.bots.items():
             if not is_bot_name(level):
                 raise LobbyError(400, "unknown_bot", f"unknown bot {level!r} for seat {seat}; known: "
-                                                     f"{', '.join(sorted(BOTS))}, search:50ms, search:2000it")
+                                                     f"{', '.join([*LEVELS, *sorted(BOTS)])}, search:50ms, "
+                                                     f"search:2000it, mcts:200ms, mcts:500it")
         # 128 secret bits: a seat's opening view must not give the seed away (it stays secret until
         # the game is over; the record, served then, replays exactly)
         seed = req.seed if req.seed is not None else secrets.randbits(128)
@@ -1449,13 +1450,14 @@ class GameServer:
         """A search bot thinks in a worker process (``bots.search.thinking_pool``), so the event
         loop serves every other game meanwhile; its move is applied when the answer comes, if the
         game is still where it was."""
-        from ..bots.search import think, thinking_pool
+        from ..bots.search import think, thinking_pool, worker_copy
         g, bot = room.game, room.bots[seat]
         state_id = g.state_id
         room.bot_pending = True   # no other move of this room is scheduled while it thinks
-        future = asyncio.get_running_loop().run_in_executor(thinking_pool(), think, bot, g.clone(), seat, actions)
+        future = asyncio.get_running_loop().run_in_executor(thinking_pool(), think, bot, worker_copy(g), seat, actions,
+                                                            time.time())   # its budget counts from now
 
-        def done(f: "asyncio.Future[tuple[Any, int]]") -> None:
+        def done(f: "asyncio.Future[tuple[Any, int, Any]]") -> None:
             room.bot_pending = False
             if self.closing or self.rooms.get(room.game_id) is not room:
                 return
@@ -1463,7 +1465,8 @@ class GameServer:
                 self.kick_bots(room)
                 return
             try:
-                action, bot.rng.state = f.result()
+                action, bot.rng.state, carry = f.result()
+                bot.restore(carry)
                 events = g.apply(action)
             except Exception:   # noqa: BLE001 - a bot bug or a lost worker: log it, fall back
                 log.exception("search bot %s in game %s failed", seat, room.game_id)

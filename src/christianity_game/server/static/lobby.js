@@ -2,7 +2,15 @@ import { el, urlSettings } from "/static/common.js";
 
 const $ = (s) => document.querySelector(s);
 const params = new URLSearchParams(location.search);
-let seats = [];          // [{side: "R"|"E", who: "human"|"random"|"heuristic"|"search", access: "invited"|"open"}]
+let seats = [];          // [{side: "R"|"E", who: "human"|a bot level of BOT_LEVELS, access: "invited"|"open"}]
+// The bot levels a seat can take (bots/base.py LEVELS): the value is what the server is sent ("heuristic" is
+// the easy level's bot), the label says what each one thinks for.
+const BOT_LEVELS = [
+  ["heuristic", "Bot: easy (heuristic, instant)"],
+  ["normal", "Bot: normal (ISMCTS, thinks 0.25 s a move)"],
+  ["hard", "Bot: hard (ISMCTS, thinks 1 s a move)"],
+  ["random", "Bot (random)"],
+];
 let scenario = params.get("scenario") || null;
 let scenarios = [];
 let variantCatalog = { variants: [], presets: {}, default: {} };   // GET /api/variants (engine/variants.py)
@@ -30,9 +38,7 @@ function renderSeats() {
     const who = el("select", { "aria-label": `Seat ${i + 1} player`, class: "who",
       onchange: (e) => { s.who = e.target.value; renderSeats(); } },
       el("option", { value: "human", selected: s.who === "human" }, "Person"),
-      el("option", { value: "heuristic", selected: s.who === "heuristic" }, "Bot (heuristic)"),
-      el("option", { value: "search", selected: s.who === "search" }, "Bot (search, thinks ~0.2 s a move)"),
-      el("option", { value: "random", selected: s.who === "random" }, "Bot (random)"));
+      ...BOT_LEVELS.map(([value, label]) => el("option", { value, selected: s.who === value }, label)));
     const side = m === "duel"
       ? el("select", { "aria-label": `Seat ${i + 1} side`, onchange: (e) => { s.side = e.target.value; renderAdjustNote(); } },
           el("option", { value: "R", selected: s.side === "R" }, "Righteous"),
@@ -266,9 +272,7 @@ function againstBot(s) {
   const side = el("select", { "aria-label": `Play ${s.title} as`, class: "scenario-side" },
     el("option", { value: "R" }, "Righteous"), el("option", { value: "E" }, "Evil"));
   const bot = el("select", { "aria-label": `Bot for ${s.title}`, class: "scenario-bot" },
-    el("option", { value: "heuristic" }, "Bot (heuristic)"),
-    el("option", { value: "search" }, "Bot (search, ~0.2 s a move)"),
-    el("option", { value: "random" }, "Bot (random)"));
+    ...BOT_LEVELS.map(([value, label]) => el("option", { value }, label)));
   const start = () => {
     const bots = {};
     s.lineup.split("").forEach((c, i) => { if (c !== side.value) bots[i] = bot.value; });

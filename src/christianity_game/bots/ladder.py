@@ -1,0 +1,345 @@
+"""The rating ladder: a round robin of bot levels on mirrored seeds, rated with OpenSkill.
+
+``christianity-game ladder --bots easy,normal,hard --games 20`` plays every pair of entrants on
+the same seeds in every table (mode and line-up):
+
+- **Duel** (each line-up): on every seed, A plays every Evil seat against B on every Righteous
+  seat, and then the same seed with the sides swapped (mirrored games: the same deal, each entrant
+  on each side once). A game won by a side is won by the entrant on that side; a game that ends
+  at the turn cap (a safety cap of test games, not a rule) is a draw.
+- **Co-op and solo** (each line-up): every entrant plays every seat of the same seeds; on a seed,
+  the entrant whose table won beats the one whose table lost (both won or both lost: a draw).
+
+Entrants are bot levels (``easy``, ``normal``, ``hard``, ``heuristic``, ``mcts:500it``, ...) or
+outside bots by import path (``mypkg.mybot:MyBot``, a :class:`~christianity_game.bots.Bot` or any
+class with ``choose(view, actions)``).
+
+Ratings: OpenSkill's Plackett-Luce model (``openskill==6.2.0``, the ``dev`` extra), one update a
+game in a fixed order (table, seed, pair), reported as mu with a 95% interval (mu ± 1.96 sigma)
+and the conservative ``ordinal`` (mu - 3 sigma); beside them the win matrix (wins of the row
+entrant over the column entrant, draws apart, with a Wilson interval on the decisive games), one a
+table and one over all, and a plot (``ladder.png``). Outputs go to ``--out`` (``ladder.json``,
+``ladder.md``, ``ladder.png``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from ..engine.game import Game
+from ..engine.rng import Rng
+from ..engine.settings import Settings
+from .base import Bot, bot_from_path, is_bot_name, level_of, make_bot, play_out
+
+DUEL_TURN_CAP = 200
+
+
+def entrant_bot(spec: str, seed: int) -> Bot:
+    """A bot for an entrant: a level or bot name, else an import path."""
+    if is_bot_name(spec):
+        return make_bot(spec, seed)
+    return bot_from_path(spec, seed)
+
+
+def check_entrant(spec: str) -> None:
+    """Raise ValueError when ``spec`` names no bot."""
+    entrant_bot(spec, 0)
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    rng = Rng(run_seed * 0x9E3779B1 + index * 7919 + 24)
+    return rng.next64() & 0x7FFFFFFF
+
+
+@dataclass(frozen=True)
+class Table:
+    mode: str
+    lineup: str
+    settings: Settings
+
+    @property
+    def label(self) -> str:
+        return f"{self.mode} {self.lineup}"
+
+
+#: one game: (table index, seed index, bots by seat as entrant indexes)
+Job = tuple[int, int, tuple[int, ...]]
+
+
+def _outcome(game: Game) -> str:
+    """'righteous', 'evil' or 'draw' (the turn cap, or no result)."""
+    res = game.state.result
+    if res is None or res.reason.startswith("turn cap"):
+        return "draw"
+    return str(res.winner)
+
+
+def play_job(entrants: list[str], tables: list[Table], run_seed: int, job: Job) -> tuple[Job, str, float]:
+    """Play one game of the ladder; (the job, its outcome, seconds)."""
+    t, s, seats = job
+    table = tables[t]
+    seed = game_seed(run_seed, s)
+    started = time.perf_counter()
+    game = Game.new(mode=table.mode, lineup=table.lineup, seed=seed, settings=table.settings, log=False)
+    bots = {i: entrant_bot(entrants[e], seed * 31 + i) for i, e in enumerate(seats)}
+    play_out(game, bots)
+    return job, _outcome(game), time.perf_counter() - started
+
+
+def _jobs(n: int, tables: list[Table], games: int) -> list[Job]:
+    jobs: list[Job] = []
+    for t, table in enumerate(tables):
+        for s in range(games):
+            if table.mode == "duel":
+                for a in range(n):
+                    for b in range(n):
+                        if a != b:   # a on the Evil seats, b on the Righteous ones
+                            jobs.append((t, s, tuple(a if ch == "E" else b for ch in table.lineup)))
+            else:
+                for a in range(n):
+                    jobs.append((t, s, tuple(a for _ in table.lineup)))
+    return jobs
+
+
+@dataclass
+class Match:
+    """One rated result: ``winner`` beat ``loser`` (or drew, ``draw``) on a table and seed."""
+
+    table: int
+    seed: int
+    a: int
+    b: int
+    score: float   # 1: a won, 0: b won, 0.5: a draw
+
+
+@dataclass
+class LadderResult:
+    entrants: list[str]
+    tables: list[Table]
+    games: int
+    seed: int
+    matches: list[Match] = field(default_factory=list)
+    ratings: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    game_seconds: dict[str, float] = field(default_factory=dict)
+
+    def matrix(self, table: int | None = None) -> list[list[tuple[int, int, int]]]:
+        """(wins, losses, draws) of row entrant against column entrant."""
+        n = len(self.entrants)
+        m = [[(0, 0, 0) for _ in range(n)] for _ in range(n)]
+        for x in self.matches:
+            if table is not None and x.table != table:
+                continue
+            for i, j, sc in ((x.a, x.b, x.score), (x.b, x.a, 1.0 - x.score)):
+                w, l, d = m[i][j]
+                m[i][j] = (w + (sc == 1.0), l + (sc == 0.0), d + (sc == 0.5))
+        return m
+
+    def to_json(self) -> dict[str, Any]:
+        def mat(t: int | None) -> list[list[dict[str, Any]]]:
+            out = []
+            for row in self.matrix(t):
+                cells = []
+                for w, l, d in row:
+                    lo, hi = wilson(w, w + l)
+                    cells.append({"wins": w, "losses": l, "draws": d,
+                                  "win_share": None if w + l == 0 else round(w / (w + l), 4),
+                                  "interval": None if w + l == 0 else [round(lo, 4), round(hi, 4)]})
+                out.append(cells)
+            return out
+        return {
+            "entrants": self.entrants, "bots": [level_of(e) for e in self.entrants],
+            "tables": [{"mode": t.mode, "lineup": t.lineup, "variants": t.settings.variants,
+                        "max_turns": t.settings.max_turns} for t in self.tables],
+            "games_a_table": self.games, "seed": self.seed, "ratings": self.ratings,
+            "matrix": mat(None), "matrix_by_table": {t.label: mat(i) for i, t in enumerate(self.tables)},
+            "matches": len(self.matches), "seconds": round(self.seconds, 1),
+            "seconds_a_game": {k: round(v, 3) for k, v in self.game_seconds.items()},
+        }
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of k successes in n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def _matches(entrants: list[str], tables: list[Table], outcomes: dict[Job, str]) -> list[Match]:
+    out: list[Match] = []
+    n = len(entrants)
+    for (t, s, seats), result in sorted(outcomes.items()):
+        table = tables[t]
+        if table.mode != "duel":
+            continue
+        evil = seats[table.lineup.index("E")]
+        good = seats[table.lineup.index("R")]
+        out.append(Match(t, s, evil, good, 0.5 if result == "draw" else 1.0 if result == "evil" else 0.0))
+    for t, table in enumerate(tables):
+        if table.mode == "duel":
+            continue
+        seeds = sorted({s for (tt, s, _) in outcomes if tt == t})
+        for s in seeds:
+            won = {seats[0]: outcomes[(tt, ss, seats)] == "righteous"
+                   for (tt, ss, seats) in outcomes if tt == t and ss == s}
+            for a in range(n):
+                for b in range(a + 1, n):
+                    if a in won and b in won:
+                        out.append(Match(t, s, a, b, 0.5 if won[a] == won[b] else 1.0 if won[a] else 0.0))
+    out.sort(key=lambda m: (m.table, m.seed, m.a, m.b))
+    return out
+
+
+def rate(entrants: list[str], matches: list[Match]) -> list[dict[str, Any]]:
+    """OpenSkill (Plackett-Luce) ratings after every match in order."""
+    from openskill.models import PlackettLuce
+    model = PlackettLuce()
+    ratings = [model.rating(name=e) for e in entrants]
+    for m in matches:
+        ranks: list[float] = [0.0, 0.0] if m.score == 0.5 else [0.0, 1.0] if m.score == 1.0 else [1.0, 0.0]
+        [[ra], [rb]] = model.rate([[ratings[m.a]], [ratings[m.b]]], ranks=ranks)
+        ratings[m.a], ratings[m.b] = ra, rb
+    out = []
+    for e, r in zip(entrants, ratings):
+        out.append({"entrant": e, "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+                    "low": round(r.mu - 1.96 * r.sigma, 3), "high": round(r.mu + 1.96 * r.sigma, 3),
+                    "ordinal": round(r.mu - 3 * r.sigma, 3)})
+    return out
+
+
+def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int = 0, workers: int = 1,
+               progress: Callable[[int, int], None] | None = None) -> LadderResult:
+    """Play the round robin (see the module docstring) and rate it."""
+    if len(entrants) < 2:
+        raise ValueError("a ladder needs at least two entrants")
+    if len(set(entrants)) != len(entrants):
+        raise ValueError("each entrant once, please")
+    for e in entrants:
+        check_entrant(e)
+    started = time.time()
+    jobs = _jobs(len(entrants), tables, games)
+    outcomes: dict[Job, str] = {}
+    seconds: dict[str, list[float]] = {}
+
+    def took(job: Job, result: str, secs: float) -> None:
+        outcomes[job] = result
+        t, _, seats = job
+        key = f"{tables[t].label}"
+        seconds.setdefault(key, []).append(secs)
+        if progress is not None:
+            progress(len(outcomes), len(jobs))
+
+    if workers <= 1:
+        for job in jobs:
+            took(*play_job(entrants, tables, seed, job))
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = [pool.submit(play_job, entrants, tables, seed, job) for job in jobs]
+            for f in as_completed(futures):
+                took(*f.result())
+    matches = _matches(entrants, tables, outcomes)
+    result = LadderResult(entrants, tables, games, seed, matches, rate(entrants, matches),
+                          time.time() - started, {k: sum(v) / len(v) for k, v in seconds.items()})
+    return result
+
+
+def report(result: LadderResult, out: Path) -> list[Path]:
+    """Write ladder.json, ladder.md and ladder.png into ``out``; the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    data = result.to_json()
+    paths = [out / "ladder.json", out / "ladder.md", out / "ladder.png"]
+    paths[0].write_text(json.dumps(data, indent=1) + "\n")
+    paths[1].write_text(markdown(result))
+    plot(result, paths[2])
+    return paths
+
+
+def markdown(result: LadderResult) -> str:
+    names = result.entrants
+    lines = [f"# Bot ladder: {', '.join(names)}", "",
+             f"{result.games} seeds a table, run seed {result.seed}; tables: "
+             + ", ".join(t.label + (f" ({', '.join(f'{k}={v}' for k, v in t.settings.variants.items())})"
+                                    if t.settings.variants else "") for t in result.tables) + ".", "",
+             "| rank | entrant | bot | mu | 95% interval | ordinal (mu - 3 sigma) |", "|---|---|---|---|---|---|"]
+    for i, r in enumerate(sorted(result.ratings, key=lambda r: -r["mu"]), 1):
+        lines.append(f"| {i} | {r['entrant']} | {level_of(str(r['entrant']))} | {r['mu']:.2f} | "
+                     f"{r['low']:.2f} to {r['high']:.2f} | {r['ordinal']:.2f} |")
+
+    def table_md(title: str, m: list[list[tuple[int, int, int]]]) -> list[str]:
+        rows = ["", f"## {title}", "", "wins-losses-draws of the row against the column (win share of the decisive "
+                "games, 95% Wilson interval)", "", "| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+        for i, row in enumerate(m):
+            cells = []
+            for j, (w, l, d) in enumerate(row):
+                if i == j:
+                    cells.append("—")
+                    continue
+                lo, hi = wilson(w, w + l)
+                share = f" ({100 * w / (w + l):.0f}%, {100 * lo:.0f}-{100 * hi:.0f})" if w + l else ""
+                cells.append(f"{w}-{l}-{d}{share}")
+            rows.append(f"| {names[i]} | " + " | ".join(cells) + " |")
+        return rows
+
+    lines += table_md("All tables", result.matrix())
+    for t, table in enumerate(result.tables):
+        lines += table_md(table.label, result.matrix(t))
+    lines += ["", f"{len(result.matches)} rated results in {result.seconds:.0f} s; seconds a game: "
+              + ", ".join(f"{k} {v:.2f}" for k, v in result.game_seconds.items()), ""]
+    return "\n".join(lines)
+
+
+def plot(result: LadderResult, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    ratings = sorted(result.ratings, key=lambda r: r["mu"])
+    names = [str(r["entrant"]) for r in ratings]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.6 * len(names) + 3))
+    mus = [r["mu"] for r in ratings]
+    err = [1.96 * r["sigma"] for r in ratings]
+    ax1.errorbar(mus, range(len(names)), xerr=err, fmt="o", capsize=4)
+    ax1.set_yticks(range(len(names)), names)
+    ax1.set_xlabel("OpenSkill mu (95% interval)")
+    ax1.set_title("Ratings")
+    m = result.matrix()
+    order = list(result.entrants)
+    share = [[float("nan") if i == j or (m[i][j][0] + m[i][j][1]) == 0 else m[i][j][0] / (m[i][j][0] + m[i][j][1])
+              for j in range(len(order))] for i in range(len(order))]
+    im = ax2.imshow(share, vmin=0, vmax=1, cmap="RdYlGn")
+    ax2.set_xticks(range(len(order)), order, rotation=30, ha="right")
+    ax2.set_yticks(range(len(order)), order)
+    for i in range(len(order)):
+        for j in range(len(order)):
+            if i != j:
+                w, l, d = m[i][j]
+                ax2.text(j, i, f"{w}-{l}" + (f"\n{d} draws" if d else ""), ha="center", va="center", fontsize=8)
+    ax2.set_title("Win share of the row (decisive games)")
+    fig.colorbar(im, ax=ax2, fraction=0.046)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def tables_for(modes: Iterable[str], lineups: dict[str, list[str]], variants: dict[str, int | bool],
+               max_turns: int = DUEL_TURN_CAP) -> list[Table]:
+    """The tables of a ladder: each mode with its line-ups (duel ones with the variants and a turn cap)."""
+    out = []
+    for mode in modes:
+        for lineup in lineups[mode]:
+            s = Settings()
+            if mode == "duel":
+                s = s.updated({**variants, **({"max_turns": max_turns} if max_turns else {})})
+            Game.new(mode=mode, lineup=lineup, seed=0, settings=s)   # a ValueError for a bad table
+            out.append(Table(mode, lineup, s))
+    return out

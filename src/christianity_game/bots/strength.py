@@ -1,0 +1,125 @@
+"""How much a bot raises its side's win share over the heuristic, on the same seeds (issue 24's targets).
+
+    python -m christianity_game.bots.strength --bot mcts:64it --lineup ER --games 40 \\
+        --variants recommended --out strength.jsonl
+
+plays, on each seed, three games of the line-up: every seat the heuristic (the baseline), the bot
+on every Evil seat against heuristic Righteous seats, and the bot on every Righteous seat against
+heuristic Evil seats (duel); in co-op and solo, the heuristic and the bot on every seat. It prints
+each side's win share with a 95% Wilson interval, and the paired difference over the seeds with a
+95% interval. Games that end at the turn cap (a safety cap, not a rule) count as neither side's
+win and are left out of the shares. Each game is one line of ``--out`` (JSON): a run resumes what
+the file holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ..engine.game import Game
+from ..engine.settings import Settings
+from ..engine.variants import parse_variants
+from .base import make_bot, play_out
+from .ladder import game_seed, wilson
+
+
+def play(mode: str, lineup: str, settings: Settings, seed: int, seats: list[str]) -> dict[str, Any]:
+    game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings, log=False)
+    bots = {i: make_bot(name, seed * 31 + i) for i, name in enumerate(seats)}
+    started = time.process_time()
+    play_out(game, bots)
+    res = game.state.result
+    outcome = "none" if res is None else "cap" if res.reason.startswith("turn cap") else str(res.winner)
+    think = [getattr(b, "last_iterations", None) for b in bots.values()]
+    del think
+    return {"outcome": outcome, "reason": None if res is None else res.reason, "round": game.state.round,
+            "cpu_s": round(time.process_time() - started, 2)}
+
+
+def _share(rows: list[str], side: str) -> tuple[int, int]:
+    decided = [r for r in rows if r in ("righteous", "evil")]
+    return sum(1 for r in decided if r == side), len(decided)
+
+
+def paired(a: list[str], b: list[str], side: str) -> tuple[float, float, int]:
+    """Mean paired difference (b - a) of 'side won' over seeds where neither game hit the cap, and
+    its 95% half-width (normal approximation)."""
+    diffs = [(y == side) - (x == side) for x, y in zip(a, b) if x in ("righteous", "evil") and y in ("righteous", "evil")]
+    n = len(diffs)
+    if n < 2:
+        return 0.0, float("nan"), n
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n), n
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m christianity_game.bots.strength", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot", required=True)
+    parser.add_argument("--baseline", default="heuristic")
+    parser.add_argument("--mode", default="duel")
+    parser.add_argument("--lineup", default="ER")
+    parser.add_argument("--variants", default="")
+    parser.add_argument("--max-turns", type=int, default=200)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--sides", default="evil,righteous", help="duel: which sides the bot takes")
+    args = parser.parse_args(argv)
+    settings = Settings()
+    if args.mode == "duel":
+        settings = settings.updated({**parse_variants(args.variants), "max_turns": args.max_turns})
+    done: dict[tuple[int, str], dict[str, Any]] = {}
+    if args.out.exists():
+        for line in args.out.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                done[(row["seed"], row["cell"])] = row
+    base, bot = args.baseline, args.bot
+    cells: dict[str, list[str]] = {"baseline": [base] * len(args.lineup)}
+    if args.mode == "duel":
+        sides = args.sides.split(",")
+        if "evil" in sides:
+            cells["bot_evil"] = [bot if ch == "E" else base for ch in args.lineup]
+        if "righteous" in sides:
+            cells["bot_righteous"] = [bot if ch == "R" else base for ch in args.lineup]
+    else:
+        cells["bot"] = [bot] * len(args.lineup)
+    with args.out.open("a") as f:
+        for i in range(args.games):
+            seed = game_seed(args.seed, i)
+            for cell, seats in cells.items():
+                if (i, cell) in done:
+                    continue
+                row = {"seed": i, "game_seed": seed, "cell": cell, "seats": seats, "mode": args.mode,
+                       "lineup": args.lineup, "variants": args.variants,
+                       **play(args.mode, args.lineup, settings, seed, seats)}
+                done[(i, cell)] = row
+                f.write(json.dumps(row) + "\n")
+                f.flush()
+    seeds = list(range(args.games))
+    outcome = {cell: [done[(i, cell)]["outcome"] for i in seeds] for cell in cells}
+    print(f"{args.mode} {args.lineup} variants={args.variants or 'printed'} bot={bot} baseline={base}, {args.games} seeds")
+    for cell, rows in outcome.items():
+        for side in ("evil", "righteous") if args.mode == "duel" else ("righteous",):
+            k, n = _share(rows, side)
+            lo, hi = wilson(k, n)
+            caps = sum(1 for r in rows if r == "cap")
+            cpu = sum(done[(i, cell)]["cpu_s"] for i in seeds) / len(seeds)
+            print(f"  {cell:14s} {side:9s} {k}/{n} = {100 * k / max(1, n):5.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+                  f"  (cap {caps}, {cpu:.1f} s CPU a game)")
+    for cell, side in (("bot_evil", "evil"), ("bot_righteous", "righteous"), ("bot", "righteous")):
+        if cell in outcome:
+            mean, half, n = paired(outcome["baseline"], outcome[cell], side)
+            print(f"  paired {cell}: {side} share {100 * mean:+.1f} points ± {100 * half:.1f} (95%, {n} seeds)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""``christianity-game ladder`` (issue 24): a round robin of bots on mirrored seeds, rated with
+OpenSkill, with win matrices and a plot; outside bots enter by import path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping
+
+import pytest
+from typer.testing import CliRunner
+
+from christianity_game.bots import bot_from_path
+from christianity_game.bots.base import Bot, RandomBot
+from christianity_game.bots.ladder import Match, rate, run_ladder, tables_for, wilson
+from christianity_game.cli import app
+from christianity_game.engine.actions import Action, Pass
+
+runner = CliRunner()
+
+
+class FirstBot:
+    """An outside bot that is no Bot subclass: it takes the first legal action that is not a Pass."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, view: Mapping[str, Any], actions: list[Action]) -> Action:
+        return next((a for a in actions if not isinstance(a, Pass)), actions[0])
+
+
+def test_outside_bots_enter_by_import_path() -> None:
+    assert isinstance(bot_from_path("christianity_game.bots.base:RandomBot", 3), RandomBot)
+    wrapped = bot_from_path("test_ladder:FirstBot", 3)
+    assert isinstance(wrapped, Bot)
+    for bad in ("nowhere.at.all:Bot", "christianity_game.bots.base:Nothing", "no_colon"):
+        with pytest.raises(ValueError):
+            bot_from_path(bad)
+
+
+def test_a_tiny_round_robin_is_mirrored_and_rated() -> None:
+    tables = tables_for(["duel", "coop"], {"duel": ["ER"], "coop": ["RR"]}, {"reward_cap": 2, "round_limit": 20})
+    entrants = ["easy", "random", "test_ladder:FirstBot"]
+    result = run_ladder(entrants, tables, games=2, seed=5)
+    duel = [m for m in result.matches if m.table == 0]
+    coop = [m for m in result.matches if m.table == 1]
+    # duel: every ordered pair on every seed (each entrant on each side of the same deal); co-op: each pair a seed
+    assert len(duel) == 2 * 3 * 2 and len(coop) == 2 * 3
+    for s in range(2):
+        pairs = {(m.a, m.b) for m in duel if m.seed == s}
+        assert pairs == {(a, b) for a in range(3) for b in range(3) if a != b}
+    wins = result.matrix()
+    for i in range(3):
+        for j in range(3):
+            w, l, d = wins[i][j]
+            assert (w, l, d) == (wins[j][i][1], wins[j][i][0], wins[j][i][2])
+    by = {r["entrant"]: r for r in result.ratings}
+    assert by["easy"]["mu"] > by["random"]["mu"]
+    assert all(r["low"] < r["mu"] < r["high"] for r in result.ratings)
+    again = run_ladder(entrants, tables, games=2, seed=5)
+    assert again.ratings == result.ratings   # seeded: the same games, the same ratings
+
+
+def test_ratings_and_intervals() -> None:
+    matches = [Match(0, s, 0, 1, 1.0) for s in range(40)] + [Match(0, 40, 0, 1, 0.5)]
+    a, b = rate(["a", "b"], matches)
+    assert a["mu"] > b["mu"] and a["low"] > b["high"]   # forty straight wins: the intervals part
+    lo, hi = wilson(6, 10)
+    assert 0.31 < lo < 0.32 and 0.83 < hi < 0.84
+
+
+def test_the_ladder_command(tmp_path: Path) -> None:
+    out = tmp_path / "ladder"
+    result = runner.invoke(app, ["ladder", "--bots", "easy,random", "--modes", "duel,solo", "--lineups", "ER,R",
+                                 "--variants", "rewardCap=2,roundLimit=20", "--games", "2", "--out", str(out)],
+                           env={"COLUMNS": "140"})
+    assert result.exit_code == 0, result.output
+    assert "easy" in result.output and "random" in result.output
+    data = json.loads((out / "ladder.json").read_text())
+    assert data["entrants"] == ["easy", "random"] and data["bots"] == ["heuristic", "random"]
+    assert [t["lineup"] for t in data["tables"]] == ["ER", "R"]
+    assert set(data["matrix_by_table"]) == {"duel ER", "solo R"}
+    assert (out / "ladder.png").stat().st_size > 1000
+    assert "| rank | entrant |" in (out / "ladder.md").read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bots", "easy"], "at least two"),
+    (["--bots", "easy,nosuchbot"], "nosuchbot"),
+    (["--bots", "easy,random", "--modes", "duel", "--lineups", "RR"], "no table"),
+    (["--bots", "easy,random", "--games", "0"], "--games"),
+])
+def test_the_ladder_command_refuses_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["ladder", *args, "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2
+    assert message in result.output

@@ -1,0 +1,42 @@
+"""Bot levels on the server (issue 24): ``easy``, ``normal`` and ``hard`` are lobby levels, the
+thinking ones think in the worker pool (so another game's messages are not held up), and an
+unknown level is refused with the levels listed."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from test_server_helpers import create, running, ws
+
+
+def test_levels_play_on_the_server_without_holding_up_other_games(tmp_path: Path) -> None:
+    with running(tmp_path) as app:
+        bots_only = create(app, mode="duel", lineup="ER", seed=3, bots={"0": "normal", "1": "easy"})
+        assert [s["bot"] for s in bots_only["seats"]] == ["normal", "easy"]
+        people = create(app, mode="coop", lineup="RR", seed=4, bots={"1": "hard"})
+        token = people["seats"][0]["token"]
+        gid, spectator = bots_only["game_id"], bots_only["spectator"]["token"]
+        with ws(app, people["game_id"]) as conn:
+            conn.hello(token)
+            slowest = 0.0
+            deadline = time.monotonic() + 60
+            moves = 0
+            while time.monotonic() < deadline and moves < 6:
+                t = time.perf_counter()
+                conn.ping()   # another game's connection is answered while the bots think
+                slowest = max(slowest, time.perf_counter() - t)
+                moves = app.get(f"/api/games/{gid}/view", params={"token": spectator}).json()["state_id"]
+                time.sleep(0.05)
+        assert moves >= 6, "the bots must make moves"
+        assert slowest < 0.25, f"a ping waited {slowest:.3f} s behind thinking bots"
+
+
+def test_the_lobby_refuses_an_unknown_level_and_lists_the_levels(tmp_path: Path) -> None:
+    with running(tmp_path) as app:
+        r = app.post("/api/games", json={"mode": "duel", "lineup": "ER", "bots": {"0": "expert"}})
+        assert r.status_code == 400 and r.json()["code"] == "unknown_bot"
+        message = r.json()["message"]
+        assert "easy" in message and "normal" in message and "hard" in message and "mcts:200ms" in message
+        ok = app.post("/api/games", json={"mode": "duel", "lineup": "ER", "bots": {"0": "mcts:80ms"}})
+        assert ok.status_code == 201
