@@ -55,7 +55,9 @@ def test_create_with_decks_and_default_seed(app: Any) -> None:
     ({"access": {"0": "public"}}, 422, None),
     ({"access": {"5": "open"}}, 400, "no_such_seat"),
     ({"manualAdjust": "sometimes"}, 422, None),
-    ({"seed": "12"}, 422, None),
+    ({"seed": "twelve"}, 422, None),   # a decimal string such as "12" is a seed (docs/protocol.md, Large integers)
+    ({"seed": "1.5"}, 422, None),
+    ({"seed": 1.5}, 422, None),
 ])
 def test_create_refuses_bad_requests_clearly(app: Any, body: dict[str, Any], status: int, code: str) -> None:
     r = app.post("/api/games", json=body)

@@ -75,11 +75,17 @@ function renderVariants(chosen) {
           value: on ? chosen[v.alias] : v.suggested, "aria-label": `${v.title}: value`, oninput: renderVariantSummary })
       : null;
     box.append(el("div", { class: "variant-row", dataset: { variant: v.alias } },
-      el("label", {}, el("input", { type: "checkbox", id, checked: on, onchange: renderVariantSummary }), " ", el("b", {}, v.title)),
+      el("label", {}, el("input", { type: "checkbox", id, checked: on, onchange: renderVariantSummary }), " ", el("b", {}, variantLabel(v))),
       value,
       el("p", { class: "note variant-desc" }, `${v.description} Departs from ${v.rules.join(", ")}.`)));
   }
   renderVariantSummary();
+}
+
+/** A row's label says what a ticked box does: a yes/no variant whose printed value is "on" is ticked
+ * to turn the rule off ("No combo-finale reward"), never a ticked "Combo-finale reward" that means none. */
+function variantLabel(v) {
+  return v.kind === "bool" && v.printed ? `No ${v.title.charAt(0).toLowerCase()}${v.title.slice(1)}` : v.title;
 }
 
 /** The variants switched on, alias -> value (a yes/no variant on means "not as printed"). */
@@ -100,7 +106,7 @@ function variantsText(values) {
 function renderVariantSummary() {
   const on = chosenVariants();
   const titles = variantCatalog.variants.filter((v) => v.alias in on)
-    .map((v) => (v.kind === "int" ? `${v.title} ${on[v.alias]}` : v.title + (v.printed ? " off" : " on")));
+    .map((v) => (v.kind === "int" ? `${v.title} ${on[v.alias]}` : variantLabel(v)));
   $("#variants-summary").textContent = titles.length
     ? `This table will play ${titles.length} variant${titles.length > 1 ? "s" : ""}: ${titles.join("; ")}.`
     : "This table will play the printed rules.";
