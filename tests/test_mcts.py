@@ -221,3 +221,15 @@ def test_the_evaluation_counts_humility_and_knows_both_win_conditions() -> None:
     up = coop.clone(log=False)
     up.state.seats[0].humility = 9
     assert win_chance(up) > win_chance(coop)
+
+
+@pytest.mark.parametrize("mode, lineup, variants", [("solo", "R", ""), ("coop", "RR", ""),
+                                                    ("duel", "ER", "recommended"), ("duel", "EER", "recommended"),
+                                                    ("duel", "ERR", "recommended")])
+def test_whole_seeded_games_end_with_every_seat_an_mcts_bot(mode: str, lineup: str, variants: str) -> None:
+    """To the end of the game, every move checked by ``apply`` (IllegalAction on any illegal one)."""
+    settings = Settings().updated({**parse_variants(variants), "max_turns": 200}) if variants else None
+    game = Game.new(mode=mode, lineup=lineup, seed=77, settings=settings, log=False)
+    bots = {i: MctsBot(i, time_ms=None, iterations=2, horizon=6) for i in range(len(lineup))}
+    play_out(game, bots)
+    assert game.state.result is not None

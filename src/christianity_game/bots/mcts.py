@@ -53,7 +53,7 @@ PRIOR_BONUS = 0.15        # the heuristic's move: a bonus that fades as 1 / (1 +
 WIDEN_C = 1.5             # progressive widening: a node tries ceil(WIDEN_C * sqrt(visits)) moves
 MIN_WIDTH = 2
 MARGIN = 0.002            # another move replaces the heuristic's only when its mean is higher by this
-RETURN_S = 0.005          # of a time budget, kept for the way back (a worker's answer to the server)
+RETURN_S = 0.02           # of a time budget, kept for the way back (a worker's answer to the server)
 DISCOUNT = 0.995          # a value moves toward 0.5 by this factor per decision from the root
 
 _BUDGET = re.compile(r"^(?:(\d+(?:\.\d+)?)(ms|s)|(\d+)it)$")
@@ -216,7 +216,7 @@ class MctsBot(Bot):
         done = 0
         while done < limit:
             world = sampler.sample(self.rng)
-            self._iterate(world, root, seat, game.action_count)
+            self._iterate(world, root, seat)
             done += 1
             if deadline is not None and done >= 2 and time.perf_counter() >= deadline:
                 break
@@ -240,7 +240,7 @@ class MctsBot(Bot):
                 best, best_n = k, c.n
         return best
 
-    def _iterate(self, world: Game, root: Node, me: int, start_count: int) -> None:
+    def _iterate(self, world: Game, root: Node, me: int) -> None:
         """One iteration: select and expand in the tree, roll out, evaluate, back up."""
         path: list[Node] = []
         node = root

@@ -91,6 +91,7 @@ async def _latency(args: argparse.Namespace) -> dict[str, Any]:
     budget = make_bot(bot_name, 0)
     budget_s = (getattr(budget, "time_ms", None) or 0.0) / 1000.0
     late: list[float] = []   # seconds each decision arrived after its budget
+    quick: list[bool] = []   # the decision found no time left (the heuristic's move at once)
     lags: list[float] = []
     stop = False
 
@@ -114,6 +115,7 @@ async def _latency(args: argparse.Namespace) -> dict[str, Any]:
             asked = time.time()
             action, state, carry = await loop.run_in_executor(pool, think, bot, worker_copy(game), seat, actions, asked)
             late.append(time.time() - asked - budget_s)
+            quick.append(carry is None)
             bot.rng.state = state
             bot.restore(carry)
             game.apply(action)
@@ -127,7 +129,8 @@ async def _latency(args: argparse.Namespace) -> dict[str, Any]:
     await asyncio.gather(*(one_game(n) for n in range(args.games)))
     stop = True
     await tick
-    return {"late": late, "lags": lags, "seconds": time.time() - started, "budget_s": budget_s, "bot": bot_name}
+    return {"late": late, "lags": lags, "seconds": time.time() - started, "budget_s": budget_s, "bot": bot_name,
+            "quick": sum(quick)}
 
 
 def _pct(xs: list[float], p: float) -> float:
@@ -140,7 +143,8 @@ def latency(args: argparse.Namespace) -> None:
     r = asyncio.run(_latency(args))
     late, lags = r["late"], r["lags"]
     print(f"{args.games} games of {args.level} ({r['bot']}) for every seat thinking at once on {os.cpu_count()} "
-          f"cores: {len(late)} decisions in {r['seconds']:.1f} s")
+          f"cores: {len(late)} decisions in {r['seconds']:.1f} s; {r['quick']} of them found no time left "
+          f"(the heuristic's move at once)")
     print("decision time beyond the budget, ms: " + ", ".join(
         f"p{p} {1000 * _pct(late, p):.0f}" for p in (50, 95, 99)) + f", max {1000 * max(late):.0f}")
     print("event loop lag (a 10 ms timer), ms: " + ", ".join(
