@@ -19,7 +19,8 @@ from test_rules_duel import finale_scenario, five_rewards, seven_held
 
 
 # --------------------------------------------------------------------------- the registry
-def test_every_variant_is_a_setting_whose_default_is_the_printed_rule() -> None:
+def test_V_1_every_variant_is_a_setting_whose_default_is_the_printed_rule() -> None:
+    """V-1: the printed rules are the default: every variant's setting starts at its printed value."""
     s = Settings()
     assert s.variants == {}
     for v in V.VARIANTS:
@@ -31,7 +32,8 @@ def test_every_variant_is_a_setting_whose_default_is_the_printed_rule() -> None:
         v.check(v.suggested)
 
 
-def test_presets_are_small_sets_of_declared_variants() -> None:
+def test_V_3_presets_are_small_sets_of_declared_variants() -> None:
+    """V-3: the recommended preset is a named set of declared variants, each off its printed value."""
     assert V.PRESETS["printed"] == {}
     rec = V.PRESETS["recommended"]
     # the target is three departures at most; the recommended set holds four (docs/decisions.md)
@@ -55,7 +57,8 @@ def test_parse_variants_takes_presets_and_alias_pairs_and_names_what_is_wrong() 
         V.parse_variants("evilHabituals=x")
 
 
-def test_table_plays_says_what_the_table_departs_from() -> None:
+def test_V_2_table_plays_says_what_the_table_departs_from() -> None:
+    """V-2: a table's variants are said in sentences, with the rule IDs they depart from."""
     assert V.table_plays(Settings()) == "This table plays the printed rules."
     s = Settings().updated({"rewardCap": 2, "roundLimit": 20})
     text = V.table_plays(s)
@@ -241,7 +244,8 @@ def _bots_duel(settings: Settings, seed: int) -> Game:
     return play_one("duel", "ER", seed, "heuristic", settings.updated({"maxTurns": 300}), log=True)
 
 
-def test_records_with_variants_replay_exactly_and_old_records_play_the_printed_rules() -> None:
+def test_V_2_records_with_variants_replay_exactly_and_old_records_play_the_printed_rules() -> None:
+    """V-2: variants live in the game's settings: a record replays as played; one without them plays printed."""
     settings = Settings().updated(V.PRESETS["recommended"])
     game = _bots_duel(settings, 5)
     assert game.result is not None
