@@ -10,7 +10,7 @@ The features know both win conditions and every badge: the Evil Habituals in pla
 number the table needs (the ``evilHabituals`` variant), the armed win clocks, each Righteous
 seat's Maturity **and Humility** (mean, lowest, seats at 0, the level Humility 10 brings), Cost
 Zones, hands and decks, the score and the round limit where the table has one, and the table
-itself (line-up, variants). Co-op and solo have their own model (the rounds left against each
+itself (line-up, variants: the Habituals the Evil win needs, its hold, the outnumbered handicap). Co-op and solo have their own model (the rounds left against each
 seat's way to L3, the Habituals holding it). Everything is read from a game the bot may look at
 in full: a *world* (``determinize``), never the real game.
 
@@ -36,7 +36,7 @@ DUEL_FEATURES = (
     "r_cost_zone", "e_cost_zone", "r_untapped", "e_untapped", "r_hand", "e_hand",
     "r_maturity_cards", "e_habitual_cards", "r_deck", "e_deck",
     "score_diff", "score_x_late", "late", "evil_turn", "two_evil", "two_righteous",
-    "zero_rounds", "hold_rounds", "need",
+    "zero_rounds", "hold_rounds", "need", "handicap_righteous", "handicap_evil",
 )
 
 #: The sign a feature's weight must have, for the Righteous side (+1: it can only help the Righteous,
@@ -110,6 +110,7 @@ def duel_features(game: Game) -> list[float]:
         late = _clip(st.turn_no / cap)
     score_diff = math.tanh((r_score - e_score) / 20.0)
     turn_seat = game.turn_seat
+    handicap = int(getattr(settings, "outnumbered", 1))
     zero = (d.zero_rounds / settings.humility_win) if d is not None and settings.humility_win else 0.0
     return [
         1.0, habituals, habituals * habituals, e_clock, r_clock, held_r / need,
@@ -125,6 +126,9 @@ def duel_features(game: Game) -> list[float]:
         score_diff, score_diff * late, late, 1.0 if seats[turn_seat].side == "evil" else 0.0,
         1.0 if len(evil) >= 2 else 0.0, 1.0 if len(righteous) >= 2 else 0.0,
         _clip(zero), (settings.evil_hold - 1) / 2.0, need / 14.0,
+        # the outnumbered variant: the outnumbered side's handicap counted this many times over
+        (handicap - 1) * max(0, len(evil) - len(righteous)) / 3.0,
+        (handicap - 1) * max(0, len(righteous) - len(evil)) / 3.0,
     ]
 
 
@@ -177,10 +181,12 @@ def _load(path: str) -> dict[str, tuple[float, ...]]:
     out: dict[str, tuple[float, ...]] = {}
     for name, names in (("duel", DUEL_FEATURES), ("coop", COOP_FEATURES)):
         model = data["models"][name]
-        if tuple(model["features"]) != names:
+        known = tuple(model["features"])
+        if known != names[:len(known)]:   # features added at the end since the fit weigh 0 until the next
             raise ValueError(f"{path}: the {name} model's features are not this code's; fit it again "
                              f"(python -m christianity_game.bots.fit_eval)")
-        out[name] = tuple(float(w) for w in model["weights"])
+        weights = [float(w) for w in model["weights"]]
+        out[name] = tuple(weights + [0.0] * (len(names) - len(weights)))
     return out
 
 

@@ -4,8 +4,9 @@
 
 plays ``--games`` duel games and half as many co-op and solo games with heuristic bots for every
 seat (a share of the games with a few random moves mixed in, so the positions are not only the
-heuristic's), over the duel line-ups ER, EER, ERR and three tables (the printed rules with the
-lab's turn cap of 200, the ``recommended`` variants, and ``rewardCap=2,roundLimit=20``), and the
+heuristic's), over the duel line-ups ER, EER, ERR and four tables (the printed rules with the
+lab's turn cap of 200, the ``recommended`` variants with the same cap, the set recommended before
+it, ``rewardCap=2,evilHabituals=5,roundLimit=20``, and ``rewardCap=2,roundLimit=20``), and the
 co-op line-ups RR, RRR and solo R. It keeps about one position in ``--every`` along each game,
 labels it with how the game ended (a Righteous win 1, an Evil win 0, the turn cap 0.5), fits one
 logistic model per family (duel, co-op) by Newton's method with a small L2 penalty, and reports
@@ -32,7 +33,9 @@ from ..engine.variants import parse_variants
 from .evaluation import COOP_FEATURES, COOP_SIGNS, DATA, DUEL_FEATURES, DUEL_SIGNS, coop_features, duel_features
 from .heuristic import HeuristicBot
 
-DUEL_TABLES: tuple[tuple[str, dict[str, Any]], ...] = (("printed", {"max_turns": 200}), ("recommended", {}), ("rewardCap=2,roundLimit=20", {}))
+DUEL_TABLES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("printed", {"max_turns": 200}), ("recommended", {"max_turns": 200}),
+    ("rewardCap=2,evilHabituals=5,roundLimit=20", {}), ("rewardCap=2,roundLimit=20", {}))
 DUEL_LINEUPS = ("ER", "EER", "ERR")
 COOP_TABLES = (("coop", "RR"), ("coop", "RRR"), ("solo", "R"))
 EPSILONS = (0.0, 0.0, 0.03, 0.1)   # the share of random moves, by game (half the games: none)
