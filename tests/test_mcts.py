@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import pickle
 import time
+from typing import Any
 
 import pytest
 
@@ -233,3 +234,22 @@ def test_whole_seeded_games_end_with_every_seat_an_mcts_bot(mode: str, lineup: s
     bots = {i: MctsBot(i, time_ms=None, iterations=2, horizon=6) for i in range(len(lineup))}
     play_out(game, bots)
     assert game.state.result is not None
+
+
+def test_the_final_choice_keeps_the_heuristic_s_move_within_the_noise() -> None:
+    from christianity_game.bots.mcts import Node
+    bot = MctsBot(0, time_ms=None, iterations=1)
+    root = Node(False)
+
+    def child(values: list[float]) -> Node:
+        c = Node(True)
+        c.n, c.w, c.w2 = len(values), sum(values), sum(v * v for v in values)
+        return c
+
+    prior, other = "prior", "other"
+    reps: dict[Any, Any] = {prior: None, other: None}
+    root.children = {prior: child([0.0, 1.0] * 10), other: child([0.0, 1.0] * 12 + [1.0] * 2)}
+    assert bot._best(root, prior, reps) == prior      # a little better, on noisy outcomes: kept
+    root.children[other] = child([0.9] * 30)
+    root.children[prior] = child([0.4, 0.5] * 10)
+    assert bot._best(root, prior, reps) == other      # clearly better and tried more: taken

@@ -25,7 +25,8 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012) on the real engine:
   follows the moves made since (read from the game's action history with the same keys) and, when
   the new position is inside that subtree, searches on from it instead of from nothing.
 - **The move.** The most visited move at the root; the heuristic's unless another one was tried
-  more and did better on average (so a small budget keeps a sound move).
+  more and did better on average by more than one standard error of the difference (so a small
+  budget, or a noisy position, keeps a sound move).
 - **Budget**: wall time (``mcts:200ms``, ``mcts:1.5s``; plain ``mcts`` is 200 ms) or a number
   of iterations (``mcts:500it``: the same seed and view then give the same move).
 """
@@ -53,6 +54,7 @@ PRIOR_BONUS = 0.15        # the heuristic's move: a bonus that fades as 1 / (1 +
 WIDEN_C = 1.5             # progressive widening: a node tries ceil(WIDEN_C * sqrt(visits)) moves
 MIN_WIDTH = 2
 MARGIN = 0.002            # another move replaces the heuristic's only when its mean is higher by this
+CONFIDENCE = 1.0          # ... and by this many standard errors of the difference
 RETURN_S = 0.02           # of a time budget, kept for the way back (a worker's answer to the server)
 DISCOUNT = 0.995          # a value moves toward 0.5 by this factor per decision from the root
 
@@ -102,7 +104,7 @@ class Node:
     """A node of the tree, and the statistics of the move that leads to it (from the side that made
     it: ``righteous``)."""
 
-    __slots__ = ("children", "order", "prior", "n", "w", "avail", "visits", "righteous")
+    __slots__ = ("children", "order", "prior", "n", "w", "w2", "avail", "visits", "righteous")
 
     def __init__(self, righteous: bool) -> None:
         self.children: dict[Hashable, Node] = {}
@@ -110,6 +112,7 @@ class Node:
         self.prior: Hashable | None = None   # the heuristic's move here (the first world's)
         self.n = 0          # times the move into this node was played
         self.w = 0.0        # summed value of those, for the side that made the move
+        self.w2 = 0.0       # summed squared value (the move's spread, for the final choice)
         self.avail = 0      # times the move was legal when its parent was visited
         self.visits = 0     # times this node decided (its parent count for widening)
         self.righteous = righteous
@@ -130,7 +133,8 @@ class MctsBot(Bot):
     thinks = True   # drivers with an event loop run ``decide`` off it
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None, time_ms: float | None = DEFAULT_TIME_MS,
-                 iterations: int | None = None, horizon: int = DEFAULT_HORIZON, reuse: bool = True) -> None:
+                 iterations: int | None = None, horizon: int = DEFAULT_HORIZON, reuse: bool = True,
+                 confidence: float = CONFIDENCE) -> None:
         super().__init__(seed, cards)
         if time_ms is None and iterations is None:
             raise ValueError("an mcts bot needs a time or an iteration budget")
@@ -138,6 +142,7 @@ class MctsBot(Bot):
         self.iterations = iterations
         self.horizon = horizon
         self.reuse = reuse
+        self.confidence = confidence
         self.policy = HeuristicBot(seed, self.cards)   # the rollouts and the prior
         self.model = weights()
         self.started_at: float | None = None   # set by ``think``: the time budget counts from then
@@ -230,13 +235,21 @@ class MctsBot(Bot):
         return action
 
     def _best(self, root: Node, prior: Hashable, reps: dict[Hashable, Action]) -> Hashable:
+        """The most visited move; the heuristic's unless another was tried more and its mean is
+        higher by more than MARGIN plus ``self.confidence`` standard errors of the difference."""
         base = root.children.get(prior)
         best, best_n = prior, (base.n if base is not None else 0)
-        base_mean = base.w / base.n if base is not None and base.n else 0.0
+        if base is None or base.n == 0:
+            return max((k for k in root.children if k in reps and root.children[k].n), default=prior,
+                       key=lambda k: root.children[k].n)
+        base_mean = base.w / base.n
+        base_var = max(0.0, base.w2 / base.n - base_mean * base_mean) / base.n
         for k, c in root.children.items():
             if k == prior or k not in reps or c.n <= best_n:
                 continue
-            if c.w / c.n > base_mean + MARGIN:
+            mean = c.w / c.n
+            var = max(0.0, c.w2 / c.n - mean * mean) / c.n
+            if mean > base_mean + MARGIN + self.confidence * math.sqrt(var + base_var):
                 best, best_n = k, c.n
         return best
 
@@ -332,8 +345,10 @@ class MctsBot(Bot):
         # toward 0.5 with the decisions it took; positions scored at the horizon all move alike
         value = 0.5 + (value - 0.5) * DISCOUNT ** decisions
         for n in path:
+            v = value if n.righteous else 1.0 - value
             n.n += 1
-            n.w += value if n.righteous else 1.0 - value
+            n.w += v
+            n.w2 += v * v
 
     # ------------------------------------------------------------------ reuse
     def _reused_root(self, game: Game, seat: int) -> Node | None:
