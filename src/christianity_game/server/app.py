@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from . import protocol as P
 from .core import RAW_SEND, Conn, GameServer, Limits, LobbyError
+from .logs import game_log
 from .store import StoreError
 from .web import link_base
 
@@ -185,8 +186,8 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         if reset_lag:
             s.reset_stats()
         return {"ok": True, "games_loaded": len(s.rooms), "connections": s.conns_total,
-                "loop_lag_ms": s.loop_lag_ms(), "gc": s.gc_report(), "storage_problems": s.storage_problems[-20:],
-                "unavailable_games": len(s.broken)}
+                "loop_lag_ms": s.loop_lag_ms(), "gc": s.gc_report(), "storage_problems": s.storage_report(),
+                "unverified_state_claims": s.unverified_claims, "unavailable_games": len(s.broken)}
 
     @app.post("/api/games", response_model=P.CreatedGame, status_code=201, responses=errors)
     async def create_game(body: P.CreateGame, request: Request) -> dict[str, Any]:
@@ -250,7 +251,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             await _drain(conn)
             return
         except Exception as exc:   # noqa: BLE001 - damaged storage: a clear code, never a dropped socket
-            log.exception("loading game %s failed", game_id)
+            game_log(game_id).exception("loading game %s failed", game_id)
             conn.error("game_unavailable", f"the game could not be loaded ({exc})")
             conn.close(1011, "game_unavailable")
             await _drain(conn)

@@ -42,6 +42,7 @@ from ..engine.game import Game
 from ..engine.record import RecordError, UnsupportedRules, check_record
 from ..engine.settings import Settings
 from . import protocol as P
+from .logs import game_log
 from .store import GameRow, SeatRow, Store, StoreError
 
 log = logging.getLogger("christianity_game.server")
@@ -70,6 +71,15 @@ class Limits:
     with a person's seat untouched for ``abandon_s`` is archived (not listed or loaded at start;
     its links still work). ``sweep_s``: how often that is looked at.
     HTTP: ``http_rate``/``http_burst``, requests a second per client address (pages, lobby, API).
+    Slow clients (served by uvicorn; server/guard.py): a request's head must arrive within
+    ``header_timeout_s`` of the connection (or of its first byte on a kept-alive one; 408 then), its
+    body within ``body_timeout_s`` of the head; an idle kept-alive connection closes after
+    ``keep_alive_s``; ``http_conns_per_address``: open HTTP connections from one address (0: no cap;
+    429 over it). A joined WebSocket is pinged every ``ws_ping_s`` and closed when no pong comes
+    within ``ws_ping_timeout_s`` (0: no pings).
+    Replays (``POST /api/replays``, server/replays.py): a record of at most ``replay_bytes`` bytes
+    and ``replay_actions`` actions (413 over either), replayed in a worker process within
+    ``replay_timeout_s`` (503 past it).
     """
 
     max_message_bytes: int = 16 * 1024
@@ -96,6 +106,15 @@ class Limits:
     sweep_s: float = 30.0
     http_rate: float = 50.0
     http_burst: int = 200
+    header_timeout_s: float = 10.0
+    body_timeout_s: float = 30.0
+    keep_alive_s: float = 5.0
+    http_conns_per_address: int = 32
+    ws_ping_s: float = 20.0
+    ws_ping_timeout_s: float = 20.0
+    replay_bytes: int = 8 << 20
+    replay_actions: int = 50_000
+    replay_timeout_s: float = 10.0
 
     def public(self) -> dict[str, Any]:
         return {"max_message_bytes": self.max_message_bytes, "rate_per_s": self.rate, "burst": self.burst,
@@ -244,8 +263,9 @@ class Conn:
         while not self.queue.empty():
             self.queue.get_nowait()
         self.qbytes = 0
-        log.warning("closing a connection from %s that stopped reading (send queue over %d bytes)", self.addr,
-                    self.limits.send_queue_bytes)
+        (game_log(self.room.game_id) if self.room is not None else log).warning(
+            "closing a connection from %s that stopped reading (send queue over %d bytes)", self.addr,
+            self.limits.send_queue_bytes)
         if self.sender is not None:
             self.sender.cancel()
         self.sender = asyncio.get_running_loop().create_task(self._close_or_cut(grace))
@@ -459,7 +479,7 @@ class BotScheduler:
             try:
                 self.server._bot_move(room)
             except Exception:   # noqa: BLE001 - logged; the scheduler must keep serving
-                log.exception("bot move in game %s failed", room.game_id)
+                game_log(room.game_id).exception("bot move in game %s failed", room.game_id)
                 room.bot_pending = False
             spent = time.perf_counter() - t
             if not room.people:
@@ -485,9 +505,19 @@ class GameServer:
         self.broken: dict[str, str] = {}
         if self.store.problems:   # a failed integrity check: find the games whose rows are damaged
             for gid, why in self.store.damaged_games().items():
-                log.error("STORAGE: %s; it is marked unavailable", why)
+                game_log(gid).error("STORAGE: %s; it is marked unavailable", why)
                 self.broken[gid] = why
         self.storage_problems: list[str] = list(self.store.problems)
+        # game -> seat -> the latest state id sent to a connection of that seat by this process: a
+        # client's claim to have seen a later state than the server holds is evidence of lost
+        # actions only up to what its seat was sent (anyone can claim any number)
+        self.sent_states: dict[str, dict[int, int]] = {}
+        # alarms from clients' claims, one per game (kept apart: a claim never evicts a real alarm)
+        self.lost_states: dict[str, str] = {}
+        self.unverified_claims = 0                   # claims that were not evidence (counted, not listed)
+        # (game, level) -> (last logged, claims not logged since): alarms and other claims apart, so
+        # that a flood of worthless claims never silences an alarm
+        self._claims_logged: dict[tuple[str, int], tuple[float, int]] = {}
         self.conns_total = 0
         self.conns_by_addr: collections.Counter[str] = collections.Counter()
         self._create_buckets: dict[str, tuple[float, float]] = {}
@@ -564,10 +594,10 @@ class GameServer:
                 room = self.room(gid)
             except LobbyError as exc:   # already logged with its reason
                 if exc.code not in ("game_not_resumable", "game_unavailable"):
-                    log.error("could not load game %s: %s", gid, exc.message)
+                    game_log(gid).error("could not load game %s: %s", gid, exc.message)
                 continue
             except Exception:   # noqa: BLE001 - logged; one bad game must not stop the others
-                log.exception("could not load game %s", gid)
+                game_log(gid).exception("could not load game %s", gid)
                 continue
             if room is not None:
                 self.kick_bots(room)
@@ -650,7 +680,7 @@ class GameServer:
             self.store.set_flags(game_id, parked=False, archived=False)   # resident again
         except (sqlite3.DatabaseError, StoreError, ValueError) as exc:
             msg = f"game {game_id}: its stored rows are damaged ({exc})"
-            log.error("STORAGE: %s; it is marked unavailable", msg)
+            game_log(game_id).error("STORAGE: %s; it is marked unavailable", msg)
             self.broken[game_id] = msg
             raise LobbyError(503, "game_unavailable", msg) from None
         try:
@@ -658,7 +688,7 @@ class GameServer:
         except UnsupportedRules as exc:
             msg = (f"game {game_id} cannot be resumed after the upgrade to rules version {versions.RULES_VERSION}: {exc}; "
                    "its record can still be downloaded")
-            log.warning(msg)
+            game_log(game_id).warning(msg)
             self.not_resumable[game_id] = msg
             raise LobbyError(410, "game_not_resumable", msg) from None
         except RecordError:
@@ -667,7 +697,7 @@ class GameServer:
             game = Game.from_record(record)
         except Exception as exc:   # noqa: BLE001 - a record that no longer replays
             msg = f"game {game_id} could not be replayed: {exc}"
-            log.error(msg)
+            game_log(game_id).error(msg)
             self.broken[game_id] = msg
             raise LobbyError(503, "game_unavailable", msg) from None
         room = Room(game_id, game, row)
@@ -1100,7 +1130,7 @@ class GameServer:
             elif isinstance(msg, P.Ping):
                 conn.send(dumps({"type": "pong", "ref": msg.ref}))
         except Exception:   # noqa: BLE001 - a bug must not take the game down
-            log.exception("error handling %s in game %s", kind, room.game_id)
+            game_log(room.game_id).exception("error handling %s in game %s", kind, room.game_id)
             conn.error("internal_error", "the server failed on this message; nothing changed", ref)
 
     def _hello(self, conn: Conn, room: Room, msg: P.Hello) -> None:
@@ -1113,25 +1143,80 @@ class GameServer:
             return
         self.join_conn(conn, room, msg.token, ident, msg.state_id, msg.ref)
 
-    def _state_lost(self, conn: Conn, room: Room, state_id: int | None, ref: Any) -> bool:
-        """A client that has seen a state this server does not hold: acknowledged actions were lost
-        from storage. Refused with ``state_lost`` and logged loudly; True if so."""
+    def _state_lost(self, conn: Conn, room: Room, state_id: int | None, ref: Any,
+                    ident: tuple[str | None, int | None] | None = None) -> bool:
+        """A client that claims a state this server does not hold: refused with ``state_lost``;
+        True if so. ``ident``: who the connection is joining as (its role and seat so far).
+
+        The claim is an alarm (logged at ERROR, listed in ``/healthz``) only on evidence: it comes
+        from a seat's connection and either that seat was sent the state by this process (which
+        then lost it: a reload from damaged storage), or the store itself reported a loss on start
+        (a vanished write-ahead log; after a restart nothing sent before is remembered). Any other
+        claim (a spectator's, or a seat's with no loss known) is logged at WARNING and counted.
+        Both are logged at most once a minute per game, with the number of claims in between."""
         g = room.game
         if state_id is None or state_id <= g.state_id:
             return False
+        role, seat = ident if ident is not None else (conn.role, conn.seat)
+        sent = self.sent_states.get(room.game_id, {}).get(seat, -1) if seat is not None else -1
+        evidence = role == "player" and (state_id <= sent or bool(self.storage_problems))
         msg = (f"game {room.game_id}: a client has seen state {state_id} but the server holds only state "
                f"{g.state_id}: acknowledged actions were lost from storage (a deleted or damaged "
                "write-ahead log, or a restored backup)")
-        log.error("STORAGE: %s", msg)
-        if msg not in self.storage_problems and len(self.storage_problems) < 100:
-            self.storage_problems.append(msg)
-        conn.error("state_lost", msg + "; send hello without state_id to go on from the server's state", ref,
-                   g.state_id)
+        if evidence:
+            if room.game_id not in self.lost_states and len(self.lost_states) < 100:
+                self.lost_states[room.game_id] = msg
+            self._log_claim(room.game_id, logging.ERROR, "STORAGE: %s", msg)
+        else:
+            self.unverified_claims += 1
+            self._log_claim(room.game_id, logging.WARNING, "a %s connection claims state %d of game %s, which "
+                            "holds state %d; not taken as evidence of lost actions (%s)", role or "not joined",
+                            state_id, room.game_id, g.state_id, "a spectator's claim" if role != "player" else
+                            "no loss is known and this seat was not sent that state")
+        conn.error("state_lost", f"game {room.game_id}: this client says it has seen state {state_id} but the "
+                                 f"server holds only state {g.state_id} (acknowledged actions lost from storage, "
+                                 "or a wrong state id); send hello without state_id to go on from the server's "
+                                 "state", ref, g.state_id)
         return True
+
+    def _log_claim(self, game_id: str, level: int, fmt: str, *args: Any, every: float = 60.0) -> None:
+        """Log a claim about ``game_id`` at most once per ``every`` seconds per game (a flood of
+        claims writes one line a minute, with the number it stands for)."""
+        now = time.monotonic()
+        key = (game_id, level)
+        last, quiet = self._claims_logged.get(key, (-every, 0))
+        if now - last < every:
+            self._claims_logged[key] = (last, quiet + 1)
+            return
+        if len(self._claims_logged) > 10_000:   # forget games not claimed about for a while
+            self._claims_logged = {k: v for k, v in self._claims_logged.items() if now - v[0] < every}
+        self._claims_logged[key] = (now, 0)
+        if quiet:
+            fmt += " (and %d more such claims in the last minute, not logged)"
+            args = (*args, quiet)
+        game_log(game_id).log(level, fmt, *args)
+
+    def _sent(self, room: Room, seat: int | None, state_id: int) -> None:
+        """Remember that a connection of ``seat`` was sent ``state_id`` (see ``_state_lost``)."""
+        if seat is None:
+            return
+        sent = self.sent_states.get(room.game_id)
+        if sent is None:
+            if len(self.sent_states) >= 20_000:   # the oldest game first (it is added again when it plays)
+                del self.sent_states[next(iter(self.sent_states))]
+            sent = self.sent_states[room.game_id] = {}
+        if sent.get(seat, -1) < state_id:
+            sent[seat] = state_id
+
+    def storage_report(self, most: int = 20) -> list[str]:
+        """What ``/healthz`` lists: the real storage problems first (never pushed out by claims),
+        then the alarms raised by clients' claims, ``most`` in all."""
+        real = self.storage_problems[-most:]
+        return real + list(self.lost_states.values())[:max(0, most - len(real))]
 
     def join_conn(self, conn: Conn, room: Room, token: str, ident: tuple[str, int | None], state_id: int | None,
                   ref: Any) -> None:
-        if self._state_lost(conn, room, state_id, ref):
+        if self._state_lost(conn, room, state_id, ref, ident):
             return
         if (conn.role, conn.seat) != ident or conn.room is not room or conn not in room.conns:
             want_role, want_seat = ident
@@ -1165,6 +1250,7 @@ class GameServer:
         })
         conn.charge(len(text))
         conn.send(text)
+        self._sent(room, conn.seat if conn.role == "player" else None, g.state_id)
         for req in room.requests.values():   # adjustment requests still waiting
             conn.send(self._request_text(room, req, None))
 
@@ -1185,6 +1271,7 @@ class GameServer:
         text = f'{body[:-1]},"ref":{dumps(ref)}}}'
         conn.charge(len(text))   # a resync is paid by its size
         conn.send(text)
+        self._sent(room, conn.seat if conn.role == "player" else None, g.state_id)
 
     def _may_act(self, conn: Conn, room: Room, token: str | None, ref: Any, what: str) -> bool:
         """The authority checks of a seat's message (an action, an answer): joined, the token it
@@ -1265,7 +1352,7 @@ class GameServer:
                 res = g.result
                 self.store.finish(room.game_id, {"winner": res.winner, "reason": res.reason, "round": res.round})
         except Exception as exc:   # noqa: BLE001 - the action is not stored: undo it by reloading
-            log.exception("storing an action of game %s failed", room.game_id)
+            game_log(room.game_id).exception("storing an action of game %s failed", room.game_id)
             self._reload(room)
             if actor is not None:
                 actor.error("storage_error", f"the action could not be stored ({exc}); nothing changed", ref,
@@ -1301,6 +1388,8 @@ class GameServer:
             try:   # one connection's trouble must not leave the others un-notified
                 seat = conn.seat
                 body = cache.get(seat)
+                if conn.role == "player":
+                    self._sent(room, seat, g.state_id)
                 if body is None:
                     ev = dumps([e.for_seat(seat) for e in events])
                     table = dumps(table_fields(g, seat))[1:-1]   # "undo":...,"end_offer":...
@@ -1315,7 +1404,7 @@ class GameServer:
                 else:
                     conn.send(f'{head}"ack":false,"ref":null,{body}')
             except Exception:   # noqa: BLE001 - logged; that connection resyncs
-                log.exception("update to a connection of game %s failed; closing it", room.game_id)
+                game_log(room.game_id).exception("update to a connection of game %s failed; closing it", room.game_id)
                 conn.close(1011, "internal error: reconnect to resync", flush=False)
 
     # ------------------------------------------------------------------ manual adjustment by request
@@ -1365,7 +1454,8 @@ class GameServer:
         try:
             events = g.apply(req.action)
         except IllegalAction as exc:
-            log.info("adjustment request %d of game %s no longer applies: %s", req.id, room.game_id, exc.message)
+            game_log(room.game_id).info("adjustment request %d of game %s no longer applies: %s", req.id, room.game_id,
+                                        exc.message)
             self._resolve(room, req, "void", conn.seat, conn, ref)
             return
         room.requests.pop(req.id, None)
@@ -1412,7 +1502,7 @@ class GameServer:
             action = actions[0] if len(actions) == 1 else room.bots[seat].choose(g.view(seat), actions)
             events = g.apply(action)
         except Exception:   # noqa: BLE001 - a bot bug: log it and play the first legal action
-            log.exception("bot %s in game %s failed", seat, room.game_id)
+            game_log(room.game_id).exception("bot %s in game %s failed", seat, room.game_id)
             action = actions[0]
             events = g.apply(action)
         self._accepted(room, action.to_json(), events, seat, None, None)
@@ -1440,7 +1530,7 @@ class GameServer:
             try:
                 events = game.apply(action)
             except IllegalAction:
-                log.exception("bot %s of game %s could not answer an offer to end", seat, room.game_id)
+                game_log(room.game_id).exception("bot %s of game %s could not answer an offer to end", seat, room.game_id)
                 return
             self._accepted(room, action.to_json(), events, seat, None, None)
 
@@ -1469,7 +1559,7 @@ class GameServer:
                 bot.restore(carry)
                 events = g.apply(action)
             except Exception:   # noqa: BLE001 - a bot bug or a lost worker: log it, fall back
-                log.exception("search bot %s in game %s failed", seat, room.game_id)
+                game_log(room.game_id).exception("search bot %s in game %s failed", seat, room.game_id)
                 action = bot.choose(g.view(seat), actions)
                 events = g.apply(action)
             self._accepted(room, action.to_json(), events, seat, None, None)
