@@ -6,7 +6,9 @@
   with ``illegal_action`` and the engine's reason ``hidden_revealed``; nothing changes;
 * Undo is stored as an action: a restarted server replays it (crash recovery);
 * a duel ends by agreement: offers declined and accepted, the offering side cannot answer, the
-  result says "ended by agreement"; a side played by bots answers by the score;
+  result says "ended by agreement" (a tie: a draw); a side played by bots answers by the score;
+* G-8, 2v1: every seat of the answering side must accept; a bot seat beside a person answers for
+  itself, and the person is asked too;
 * every refusal carries the engine's reason code.
 """
 
@@ -198,7 +200,7 @@ def test_a_duel_ends_by_agreement_after_a_declined_offer(app: Any) -> None:
         up = r.act(tr, 3, {"type": "AnswerEnd", "answer": "accept"})
         e.recv()
         res = up["view"]["result"]
-        assert res["winner"] == "evil" and res["reason"] == "ended by agreement on the stalemate score 0-0"
+        assert res["winner"] == "draw" and res["reason"] == "ended by agreement on the stalemate score 0-0"   # G-8
         assert [x["kind"] for x in up["events"]][:2] == ["end_accepted", "game_over"]
         assert up["undo"]["reason"] == "game_over" and up["end_offer"] is None
         err = e.act(te, 4, {"type": "Undo"})
@@ -212,7 +214,7 @@ def test_a_duel_ends_by_agreement_after_a_declined_offer(app: Any) -> None:
 
 
 def test_a_bot_side_answers_an_offer_to_end_by_the_score(app: Any) -> None:
-    """Righteous (a person) offers at 0-0 to an Evil bot: a tie goes to Evil, so the bot accepts."""
+    """Righteous (a person) offers at 0-0 to an Evil bot: a tie is a draw, which the bot accepts."""
     g = create(app, mode="duel", lineup="ER", seed=4, bots={0: "random"})
     tr = g["seats"][1]["token"]
     with ws(app, g["game_id"]) as r:
@@ -230,3 +232,33 @@ def test_a_bot_side_answers_an_offer_to_end_by_the_score(app: Any) -> None:
             assert answer["view"]["result"]["reason"].startswith("ended by agreement")
         else:
             assert answer["view"]["result"] is None and answer["end_offer"] is None
+
+
+@pytest.mark.parametrize("lineup,offerer,person,bot", [("ERR", 0, 1, 2), ("EER", 2, 1, 0)])
+def test_G8_a_2v1_side_ends_only_when_every_seat_accepted(app: Any, lineup: str, offerer: int, person: int,
+                                                           bot: int) -> None:
+    """ERR / EER: the lone side offers at 0-0; the two-seat side is a person and a bot. The bot
+    answers for itself (accepting a draw), the game waits for the person, and their accept ends it
+    as a draw; the person's teammate was never skipped."""
+    g = create(app, mode="duel", lineup=lineup, seed=4, bots={bot: "random"})
+    to, tp = g["seats"][offerer]["token"], g["seats"][person]["token"]
+    with ws(app, g["game_id"]) as o, ws(app, g["game_id"]) as p:
+        wo, wp = o.hello(to), p.hello(tp)
+        state = wo["state_id"]
+        assert wo["view"]["score"] == [0, 0] and wo["end_waiting"] == []
+        up = o.act(to, state, {"type": "OfferEnd"})
+        assert up["end_offer"] == wo["view"]["seats"][offerer]["side"] and sorted(up["end_waiting"]) == sorted([person, bot])
+        seen = p.recv()
+        while seen["by"] != bot:   # the bot's answer for itself
+            seen = p.recv()
+        assert [e["kind"] for e in seen["events"]] == ["end_answered"], seen["events"]
+        assert seen["events"][0]["waiting"] == [person] and seen["end_waiting"] == [person]
+        assert seen["view"]["result"] is None and seen["end_offer"] is not None   # one partner does not end it
+        up = p.act(tp, seen["state_id"], {"type": "AnswerEnd", "answer": "accept"})
+        assert [e["kind"] for e in up["events"]][:2] == ["end_accepted", "game_over"]
+        res = up["view"]["result"]
+        assert res == {"winner": "draw", "reason": "ended by agreement on the stalemate score 0-0", "round": res["round"]}
+        err = p.act(tp, up["state_id"], {"type": "AnswerEnd", "answer": "accept"})
+        assert err["code"] == "game_over" and "a draw" in err["message"]
+    summary = app.get(f"/api/games/{g['game_id']}").json()
+    assert summary["result"]["winner"] == "draw"

@@ -201,7 +201,7 @@ def win_chance(game: Game, model: dict[str, tuple[float, ...]] | None = None) ->
     A duel that ended at the turn cap (a safety cap of test games, not a rule) scores 0.5."""
     res = game.state.result
     if res is not None:
-        if res.reason.startswith("turn cap"):
+        if res.reason.startswith("turn cap") or res.winner == "draw":   # a draw (G-8) too
             return 0.5
         return 1.0 if res.winner == "righteous" else 0.0
     fam = family(game)

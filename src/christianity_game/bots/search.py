@@ -116,7 +116,7 @@ def evaluate(game: Game) -> float:
     st = game.state
     res = st.result
     if res is not None:
-        return 1.0 if res.winner == "righteous" else 0.0
+        return 0.5 if res.winner == "draw" else 1.0 if res.winner == "righteous" else 0.0   # G-8: a draw is half
     righteous = [i for i, s in enumerate(st.seats) if s.side == "righteous"]
     if not righteous:
         return 0.5

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Self
 from ..cards.loader import CardSet
 from ..cards.model import CardDef
 from .events import Event
-from .numbers import MAX_MATURITY, REVEALING
+from .numbers import MAX_MATURITY, REVEALING, SHOWN_TO_TABLE
 from .settings import Settings
 from .state import PHASE_OF_STEP, State
 
@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """How a game ended: ``winner`` is "righteous" or "evil"; ``reason`` says why."""
+    """How a game ended: ``winner`` is "righteous", "evil" or, for a duel ended by agreement on a
+    tied stalemate score (G-8, rules 4), "draw" (nobody won); ``reason`` says why."""
 
     winner: str
     reason: str
@@ -57,7 +58,7 @@ class GameBase:
     __slots__ = ("mode", "lineup", "seed", "settings", "cards", "defs", "owner", "state", "log",
                  "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position", "rules",
                  "_pinned", "_keep_log", "event_counts", "_history", "action_count", "_moves", "reveals",
-                 "end_offer", "_righteous", "_evil", "_mates", "_rotations", "_views", "_card_plays", "_instants",
+                 "end_offer", "end_accepted", "_righteous", "_evil", "_mates", "_rotations", "_views", "_card_plays", "_instants",
                  "_clock_inputs")
 
     mode: "Mode"
@@ -104,6 +105,9 @@ class GameBase:
         self.reveals = 0
         #: duel: the side that offered to end on the stalemate score, while the offer stands
         self.end_offer: str | None = None
+        #: duel, rules 4 (G-8): the seats of the answering side that accepted the standing offer so
+        #: far, in the order they answered; the game ends once every seat of that side has
+        self.end_accepted: tuple[int, ...] = ()
         # weak references to the lazy seat views made of this moment (seatview.SeatView): each one
         # still alive builds its snapshot before the game changes (``_freeze_views``)
         self._views: list[Any] = []
@@ -290,6 +294,8 @@ class GameBase:
         counts[kind] = counts.get(kind, 0) + 1
         if kind in REVEALING:
             self.reveals += 1
+        elif kind in SHOWN_TO_TABLE and self.rules >= 4 and len(self.state.seats) > 1:
+            self.reveals += 1   # G-7 (rules 4): a card from a hand or a Cost Zone shown to the other seats
         if self._keep_log:
             self._events.append(Event(self.state.state_id, kind, seat,
                                       self.defs[uid].id if uid is not None and uid >= 0 else None, uid, private_to, data))

@@ -56,6 +56,8 @@ class EffectRules(BadgeRules):
             matches = [u for u in sd.deck if e.kind in (None, "any") or self.defs[u].kind == e.kind]
             if matches:
                 st.choice = Choice(ctx.me, "search", matches, e.count + amp, 0)
+                if self.rules >= 4:
+                    self.reveals += 1   # G-7: the options show the searcher its deck, in deck order
             else:
                 st.rng.shuffle(sd.deck)
                 self._emit("searched", ctx.me, data={"found": 0})

@@ -263,7 +263,9 @@ class Game(TableRules):
     def _check(self, action: Action) -> None:
         st = self.state
         if st.result is not None:
-            raise IllegalAction("game_over", f"the game is over: {st.result.winner} won ({st.result.reason})")
+            res = st.result
+            raise IllegalAction("game_over", f"the game is over: {'a draw' if res.winner == 'draw' else res.winner + ' won'} "
+                                             f"({res.reason})")
         if not isinstance(action.seat, int) or not 0 <= action.seat < len(st.seats):
             raise IllegalAction("no_such_seat", f"there is no seat {action.seat!r}")
         decider = self._decider()
@@ -302,6 +304,7 @@ class Game(TableRules):
         g._moves = self._moves
         g.reveals = self.reveals
         g.end_offer = self.end_offer
+        g.end_accepted = self.end_accepted
         g.action_count = self.action_count
         g._keep_log = self._keep_log and log
         g.event_counts = dict(self.event_counts)

@@ -18,3 +18,6 @@ REVEALING = frozenset({"drew", "revealed", "flipped", "found", "searched", "resh
                        "cost_zone_added", "cost_zone_power", "replaced", "threat_played", "evil_deck_refilled",
                        "destroyed"})
 MAX_MATURITY = 3    # S-1
+#: G-7 (rules 4): event kinds that show the other seats a card they could not see (from a hand or a
+#: Cost Zone): at a table of more than one seat, an action followed by one cannot be undone either
+SHOWN_TO_TABLE = frozenset({"played", "discarded", "overflow_discard"})

@@ -285,8 +285,8 @@ def build_from_position(cls: type[G], position: dict[str, Any], mode: str, lineu
     st.state_id = as_int(position.get("state_id", 0), "state_id", 0)
     if "result" in position:
         r = as_table(position["result"], "result", {"winner", "reason", "round"})
-        if r.get("winner") not in ("righteous", "evil") or not isinstance(r.get("reason"), str):
-            raise PositionError("result: needs winner (righteous or evil) and reason (text)")
+        if r.get("winner") not in ("righteous", "evil", "draw") or not isinstance(r.get("reason"), str):
+            raise PositionError("result: needs winner (righteous, evil or draw) and reason (text)")
         st.result = Result(r["winner"], r["reason"], as_int(r.get("round", st.round), "result round", 1))
     elif st.step == "over":
         raise PositionError("step 'over' needs a result")

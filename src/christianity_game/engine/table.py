@@ -2,13 +2,18 @@
 ``legal_actions``; each is checked here and refused with a reason code when it may not be taken.
 
 * **Manual adjustment** (S-8): a Righteous seat sets its own Humility or Maturity by hand.
-* **Undo**: a seat takes back its own last actions within its own turn, as long as nothing hidden
-  was shown since (no draw, reveal, flip, shuffle or Evil deck turn-over: the generator and the
-  reveal count are where they were) and no other seat has acted. Undo is an action in the record:
-  replaying it rebuilds the game without the undone action, so replays and crash recovery keep it.
-* **Ending a duel by agreement**: duels have no clock (D-SCORE); either side may offer to end the
-  game now on the stalemate score, and the other side accepts (the score decides it, the result
-  says it was by agreement) or declines.
+* **Undo** (G-7): a seat takes back its own last actions within its own turn, as long as nothing
+  hidden was shown to anyone since (no draw, reveal, flip, shuffle or Evil deck turn-over: the
+  generator and the reveal count are where they were; rules 4 also counts a search's options, which
+  show the searcher its deck in deck order, and a card played or discarded at a table of more than
+  one seat) and no other seat has acted. In a duel (rules 4) nothing can be taken back: the other
+  side sees every action as it is taken (docs/decisions.md, "Undo"). Undo is an action in the
+  record: replaying it rebuilds the game without the undone action, so replays and crash recovery
+  keep it.
+* **Ending a duel by agreement** (G-8): duels have no clock (D-SCORE); either side may offer to end
+  the game now on the stalemate score. Rules 4: every seat of the other side must accept (each
+  answers for itself; one decline ends the offer), and the score decides: the higher side wins, a
+  tie is a draw. Rules 1-3: the first accepting seat ended it, and a tie went to Evil.
 """
 
 from __future__ import annotations
@@ -108,8 +113,15 @@ class TableRules(FlowRules):
         if self.turn_seat != seat or turn_no != st.turn_no:
             return "turn_over", "only actions taken in your own turn can be taken back, within that turn"
         if st.rng.state != rng_before or self.reveals != reveals_before:
-            return "hidden_revealed", ("a card was drawn, revealed, flipped or shuffled since that action: "
+            if self.rules < 4:
+                return "hidden_revealed", ("a card was drawn, revealed, flipped or shuffled since that action: "
+                                           "it cannot be taken back")
+            return "hidden_revealed", ("a hidden card was shown since that action (drawn, searched for, revealed, "
+                                       "flipped or shuffled, or played or discarded where others see it): "
                                        "it cannot be taken back")
+        if self.rules >= 4 and self.mode.name == "duel":
+            return "seen_by_opponent", ("in a duel the other side sees every action as it is taken: "
+                                        "it cannot be taken back")
         return None
 
     def _apply_undo(self, a: Undo) -> list[Event]:
@@ -129,6 +141,7 @@ class TableRules(FlowRules):
         self.state = again.state
         self.state.state_id = state_id
         self.end_offer = again.end_offer
+        self.end_accepted = again.end_accepted
         self._legal_cache = None
         self._moves = move[1]
         self.reveals = move[4]
@@ -149,8 +162,18 @@ class TableRules(FlowRules):
             raise IllegalAction("offer_open", f"the {self.end_offer} side's offer to end is waiting for an answer")
         side = st.seats[a.seat].side
         self.end_offer = side
+        self.end_accepted = ()
         r, e = self.score
         return self._table_step(a, "end_offered", {"side": side, "score": [r, e]})
+
+    def end_waiting(self) -> list[int]:
+        """G-8: the seats whose answer the standing offer to end still waits for (rules 4: every seat
+        of the answering side that has not accepted yet); [] when no offer stands."""
+        offer = self.end_offer
+        if offer is None or self.state.result is not None:
+            return []
+        seats = self.state.seats
+        return [i for i in range(len(seats)) if seats[i].side != offer and i not in self.end_accepted]
 
     def _apply_answer(self, a: AnswerEnd) -> list[Event]:
         st = self.state
@@ -163,14 +186,28 @@ class TableRules(FlowRules):
             raise IllegalAction("own_offer", "an offer to end is answered by the other side")
         if a.answer not in ("accept", "decline"):
             raise IllegalAction("malformed", f"AnswerEnd.answer must be accept or decline, not {a.answer!r}")
-        self.end_offer = None
+        if a.seat in self.end_accepted:
+            raise IllegalAction("already_answered", "you accepted this offer already; it waits for your teammates")
         if a.answer == "decline":
+            self.end_offer = None
+            self.end_accepted = ()
             return self._table_step(a, "end_declined", {"side": side})
         r, e = self.score
+        if self.rules >= 4:
+            accepted = self.end_accepted + (a.seat,)
+            waiting = [i for i in self.end_waiting() if i != a.seat]
+            if waiting:   # G-8: the game ends only once every seat of the answering side accepted
+                self.end_accepted = accepted
+                return self._table_step(a, "end_answered", {"side": side, "score": [r, e], "waiting": waiting})
+        self.end_offer = None
+        self.end_accepted = ()
         self._events = []
         st.state_id += 1
         self._record_action(a)
         self._emit("end_accepted", a.seat, data={"side": side, "score": [r, e]})
-        # D-SCORE: the stalemate score decides (a tie goes to Evil, as at the turn cap)
-        self._finish("righteous" if r > e else "evil", f"ended by agreement on the stalemate score {r}-{e}")
+        if self.rules < 4:   # rules 1-3: a tie went to Evil, as at the turn cap
+            winner = "righteous" if r > e else "evil"
+        else:                # G-8, D-SCORE: the higher score wins; a tie is a draw
+            winner = "righteous" if r > e else "evil" if e > r else "draw"
+        self._finish(winner, f"ended by agreement on the stalemate score {r}-{e}")
         return self._finish_action()

@@ -14,10 +14,10 @@ from __future__ import annotations
 RECORD_FORMAT_VERSION = 2
 
 #: The rules the engine plays in new games.
-RULES_VERSION = 3
+RULES_VERSION = 4
 
 #: Every rules version this engine can still replay and resume, oldest first.
-RULES_PLAYED: tuple[int, ...] = (1, 2, 3)
+RULES_PLAYED: tuple[int, ...] = (1, 2, 3, 4)
 
 #: What each rules version changed (the changelog's summary, newest last).
 RULES_HISTORY: dict[int, str] = {
@@ -30,6 +30,11 @@ RULES_HISTORY: dict[int, str] = {
     3: "Duel: an Evil seat that starts its turn with an empty deck shuffles its own cards from the Resisted "
        "and Failed piles into a new deck (rules 1 and 2: an empty Evil deck stayed empty, and a long duel "
        "left the Evil side with nothing to play).",
+    4: "Undo (G-7) is refused once a hidden card was shown to anyone since the action (a search's options, "
+       "and a card played or discarded at a table of more than one seat, beside draws and reveals) and, "
+       "in a duel, for every action (the other side sees it at once); ending a duel by agreement (G-8) "
+       "needs every seat of the answering side to accept, and a tied score ends it as a draw (rules 1-3: "
+       "one seat's answer ended it, a tie to Evil).",
 }
 
 

@@ -244,7 +244,7 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
                 self.truncations[a] = True
             else:
                 self.terminations[a] = True
-                self.rewards[a] = 1.0 if side == result.winner else -1.0
+                self.rewards[a] = 0.0 if result.winner == "draw" else 1.0 if side == result.winner else -1.0
             self.infos[a] = dict(info)
         if getattr(self, "agent_selection", None) not in self.agents:
             self.agent_selection = self.agents[0]

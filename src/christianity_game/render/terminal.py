@@ -543,7 +543,20 @@ def describe_event(ev: Mapping[str, Any], cards: "CardSet | CardLookup | None" =
         mark = "L" if ev.get("badge") == "maturity" else ""
         return (f"{who} set {str(ev.get('badge', '')).capitalize()} by hand: "
                 f"{mark}{ev.get('from')} → {mark}{ev.get('to')} (S-8)")
+    if kind in ("end_offered", "end_answered", "end_accepted"):
+        score = ev.get("score") or [0, 0]
+        on = f"the stalemate score (Righteous {score[0]} : Evil {score[1]})"
+        if kind == "end_offered":
+            return f"{who} offered to end the duel now on {on}"
+        if kind == "end_answered":
+            waiting = ", ".join(seat_label(s) for s in ev.get("waiting") or [])
+            return f"{who} accepted to end the duel on {on}; waiting for {waiting} (G-8)"
+        return f"{who} accepted: the duel ends by agreement on {on}"
+    if kind == "end_declined":
+        return f"{who} declined the offer to end the duel: play goes on"
     if kind == "game_over":
+        if ev.get("winner") == "draw":
+            return f"Game over: a draw ({ev.get('reason')})"
         return f"Game over: {str(ev.get('winner', '')).capitalize()} wins ({ev.get('reason')})"
     if kind == "rotated":
         return None   # every payment rotates: the paying event already says so
@@ -902,20 +915,21 @@ def render_board(view: Mapping[str, Any], cards: "CardSet | CardLookup | None" =
 
 
 def render_result(view: Mapping[str, Any]) -> Panel:
-    """The end of the game: who won, why, in which round, and the score."""
+    """The end of the game: who won (or a draw, G-8), why, in which round, and the score."""
     res = view.get("result") or {}
     score = view.get("score") or [0, 0]
     winner = str(res.get("winner", ""))
-    style = "bold bright_green" if winner == "righteous" else "bold red"
+    style = "bold bright_green" if winner == "righteous" else "bold" if winner == "draw" else "bold red"
     body = Text()
-    body.append(f"{winner.capitalize()} win", style=style)
+    body.append("A draw" if winner == "draw" else f"{winner.capitalize()} win", style=style)
     body.append(f" — {res.get('reason', '')} (round {res.get('round', '?')})\n")
     body.append("Final score  ", style="bold")
     body.append(f"Righteous {score[0]}", style="bright_green")
     body.append("  :  ")
     body.append(f"Evil {score[1]}", style="red")
     return Panel(body, title=Text(" Game over ", style="bold"), title_align="left",
-                 border_style="bright_green" if winner == "righteous" else "red", box=box.DOUBLE, padding=(0, 1))
+                 border_style="bright_green" if winner == "righteous" else "white" if winner == "draw" else "red",
+                 box=box.DOUBLE, padding=(0, 1))
 
 
 # ---------------------------------------------------------------------------------------- cards

@@ -382,14 +382,14 @@ class AdjustReq:
 
 def table_fields(game: Game, seat: int | None) -> dict[str, Any]:
     """What a seat's messages carry beside its view for the table actions: ``undo`` (may this seat
-    undo now, else the engine's reason; null for a spectator) and ``end_offer`` (the side whose
-    offer to end a duel waits for an answer)."""
+    undo now, else the engine's reason; null for a spectator), ``end_offer`` (the side whose
+    offer to end a duel waits for an answer) and ``end_waiting`` (the seats it still waits for, G-8)."""
     undo: dict[str, Any] | None = None
     if seat is not None:
         why = game.undo_refusal(seat)
         undo = {"allowed": True, "reason": None, "message": None} if why is None else \
             {"allowed": False, "reason": why[0], "message": why[1]}
-    return {"undo": undo, "end_offer": game.end_offer}
+    return {"undo": undo, "end_offer": game.end_offer, "end_waiting": game.end_waiting()}
 
 
 def _sides(lineup: str) -> list[str]:
@@ -1310,7 +1310,8 @@ class GameServer:
             conn.error("malformed_action", exc.message, ref, g.state_id, exc.code)
             return
         if g.result is not None:
-            conn.error("game_over", f"the game is over: {g.result.winner} won ({g.result.reason})", ref, g.state_id)
+            won = "a draw" if g.result.winner == "draw" else f"{g.result.winner} won"
+            conn.error("game_over", f"the game is over: {won} ({g.result.reason})", ref, g.state_id)
             return
         if self._state_lost(conn, room, msg.state_id, ref):
             return
@@ -1508,33 +1509,43 @@ class GameServer:
         self._accepted(room, action.to_json(), events, seat, None, None)
 
     def _bots_answer_end(self, room: Room) -> None:
-        """An offer to end a duel made to a side that only bots play: a bot of that side answers
-        (after ``bot_delay``), accepting when the stalemate score gives its side the win."""
+        """An offer to end a duel: each bot seat of the answering side answers for itself (after
+        ``bot_delay``), accepting unless the stalemate score puts its side behind (G-8, rules 4:
+        every seat of the side must accept, a tie is a draw). Rules 1-3 (one answer ended it): a bot
+        answered only for a side that only bots play, accepting when the score gave its side the win."""
         g = room.game
         offer = g.end_offer
         sides = _sides(g.lineup)
-        other = [s.seat for s in room.seats if offer is not None and sides[s.seat] != offer]
-        if not other or any(room.seats[s].kind == "human" for s in other) or not any(s in room.bots for s in other):
-            return
-        seat = next(s for s in other if s in room.bots)
+        if g.rules >= 4:
+            answering = [s for s in g.end_waiting() if s in room.bots]
+        else:
+            other = [s.seat for s in room.seats if offer is not None and sides[s.seat] != offer]
+            if not other or any(room.seats[s].kind == "human" for s in other) or not any(s in room.bots for s in other):
+                return
+            answering = [next(s for s in other if s in room.bots)]
 
-        def answer() -> None:
+        def answer(seat: int) -> None:
             if self.closing or self.rooms.get(room.game_id) is not room:
                 return
             game = room.game
-            if game.result is not None or game.end_offer != offer:
+            if game.result is not None or game.end_offer != offer or (game.rules >= 4 and seat not in game.end_waiting()):
                 return
             r, e = game.score
-            wins = "righteous" if r > e else "evil"   # D-SCORE: a tie goes to Evil
-            action = AnswerEnd(seat, "accept" if wins == sides[seat] else "decline")
+            if game.rules >= 4:   # G-8: accept a win or a draw
+                behind = e > r if sides[seat] == "righteous" else r > e
+                choice = "decline" if behind else "accept"
+            else:                 # rules 1-3, D-SCORE: a tie went to Evil
+                choice = "accept" if ("righteous" if r > e else "evil") == sides[seat] else "decline"
+            action = AnswerEnd(seat, choice)
             try:
                 events = game.apply(action)
             except IllegalAction:
-                game_log(room.game_id).exception("bot %s of game %s could not answer an offer to end", seat, room.game_id)
+                log.exception("bot %s of game %s could not answer an offer to end", seat, room.game_id)
                 return
             self._accepted(room, action.to_json(), events, seat, None, None)
 
-        asyncio.get_running_loop().call_later(max(self.bot_delay, 0.0), answer)
+        for seat in answering:
+            asyncio.get_running_loop().call_later(max(self.bot_delay, 0.0), answer, seat)
 
     def _think_off_loop(self, room: Room, seat: int, actions: list[Any]) -> None:
         """A search bot thinks in a worker process (``bots.search.thinking_pool``), so the event

@@ -247,7 +247,8 @@ class UndoState(BaseModel):
     model_config = ConfigDict(extra="forbid", title="UndoState")
     allowed: bool
     reason: Optional[str] = Field(None, description="Why not: nothing_to_undo, not_your_action, turn_over, "
-                                                    "hidden_revealed, cannot_undo or game_over.")
+                                                    "hidden_revealed, seen_by_opponent (a duel), cannot_undo "
+                                                    "or game_over.")
     message: Optional[str] = Field(None, description="Why not, in words (seats numbered from 0).")
 
 
@@ -258,6 +259,13 @@ def _undo_field() -> Any:
 def _end_offer_field() -> Any:
     return Field(None, description="Duels: the side whose offer to end the game on the stalemate score "
                                    "waits for the other side's `AnswerEnd`; null when none does.")
+
+
+def _end_waiting_field() -> Any:
+    return Field(default_factory=list, description="Duels (G-8): the seats of the answering side whose "
+                 "`AnswerEnd` the standing offer still waits for (every seat of that side must accept; "
+                 "one decline ends the offer); empty when no offer stands. Under rules 1-3 every seat "
+                 "of that side is listed and the first answer decides.")
 
 
 class Welcome(_Msg):
@@ -275,6 +283,7 @@ class Welcome(_Msg):
     view: ViewOut
     undo: Optional[UndoState] = _undo_field()
     end_offer: Optional[Literal["righteous", "evil"]] = _end_offer_field()
+    end_waiting: list[int] = _end_waiting_field()
     seats: list[SeatInfo]
     limits: Limits
     ref: Ref = None
@@ -295,6 +304,7 @@ class Update(_Msg):
     view: ViewOut
     undo: Optional[UndoState] = _undo_field()
     end_offer: Optional[Literal["righteous", "evil"]] = _end_offer_field()
+    end_waiting: list[int] = _end_waiting_field()
 
 
 class Sync(_Msg):
@@ -311,6 +321,7 @@ class Sync(_Msg):
     view: ViewOut
     undo: Optional[UndoState] = _undo_field()
     end_offer: Optional[Literal["righteous", "evil"]] = _end_offer_field()
+    end_waiting: list[int] = _end_waiting_field()
     ref: Ref = None
 
 

@@ -141,6 +141,7 @@ function onMessage(c, msg) {
 function tableState(c, msg) {
   c.undo = msg.undo || null;
   c.endOffer = msg.end_offer || null;
+  c.endWaiting = msg.end_waiting || [];
 }
 
 /** The seat's link no longer works: say why in words, offer the lobby, stop reconnecting. */
@@ -984,8 +985,8 @@ function undoButton(v) {
 }
 
 function sideWords(side) { return side === "evil" ? "The Evil side" : "The Righteous side"; }
-function scoreWinner(v) { return v.score[0] > v.score[1] ? "righteous" : "evil"; }   // a tie goes to Evil
-function winsWords(side) { return side === "evil" ? "the Evil side wins" : "the Righteous side wins"; }
+function scoreWinner(v) { return v.score[0] > v.score[1] ? "righteous" : v.score[1] > v.score[0] ? "evil" : "draw"; }   // G-8: a tie is a draw
+function winsWords(side) { return side === "draw" ? "the duel is a draw" : side === "evil" ? "the Evil side wins" : "the Righteous side wins"; }
 
 /** A duel: the other side's offer to end on the stalemate score, with Accept / Decline; or ours, waiting. */
 function endOfferPrompt(v) {
@@ -996,9 +997,13 @@ function endOfferPrompt(v) {
   if (!mySide || mySide === c.endOffer) {
     return el("p", { class: "note", id: "end-offer-waiting" }, `${mySide ? "You offered" : `${sideWords(c.endOffer)} offered`} to end the duel on the stalemate score (${score}): waiting for the other side's answer.`);
   }
+  const waiting = c.endWaiting || [];
+  if (!waiting.includes(c.seat)) {   // G-8: this seat accepted; every player of the side must
+    return el("p", { class: "note", id: "end-offer-waiting" }, `You accepted to end the duel on the stalemate score (${score}): waiting for ${waiting.map((s) => seatName(s)).join(" and ") || "your teammates"} to answer.`);
+  }
   return el("div", { class: "end-offer", id: "end-offer", role: "alert" },
     el("p", { class: "prompt" }, el("b", {}, `${sideWords(c.endOffer)} offers to end the duel now`),
-      ` on the stalemate score (${score}). If you accept, ${winsWords(scoreWinner(v))}; if you decline, play goes on.`),
+      ` on the stalemate score (${score}). If ${waiting.length > 1 ? "every player of your side accepts" : "you accept"}, ${winsWords(scoreWinner(v))}; if you decline, play goes on.`),
     el("div", { class: "row" },
       el("button", { type: "button", class: "primary", id: "end-accept", onclick: () => send({ type: "AnswerEnd", answer: "accept" }) }, "Accept: end the duel"),
       el("button", { type: "button", id: "end-decline", onclick: () => send({ type: "AnswerEnd", answer: "decline" }) }, "Decline: play on")));

@@ -90,6 +90,7 @@ export const REASONS = {
   malformed_action: "Not understood", no_such_card: "No such card", undo_refused: "Cannot take it back",
   nothing_to_undo: "Nothing to take back yet", not_your_action: "The last action was not yours",
   turn_over: "Only actions of your own turn, within it", hidden_revealed: "A hidden card was shown since",
+  seen_by_opponent: "In a duel the other side has seen it", already_answered: "You accepted already: waiting for your teammates",
   cannot_undo: "That cannot be taken back", not_a_duel: "Only a duel can end by agreement",
   offer_open: "An offer to end is already waiting", no_offer: "No offer to end is waiting",
   own_offer: "The other side answers your offer",

@@ -11,7 +11,7 @@ const HOW = {
   paid: "by paying its resistance cost", card: "with a Resistance card", deliverance: "with Deliverance",
   chosen: "chosen free at a new shared level", bought: "bought with Cost",
 };
-export const WINNERS = { righteous: "The Righteous side wins", evil: "The Evil side wins" };
+export const WINNERS = { righteous: "The Righteous side wins", evil: "The Evil side wins", draw: "A draw" };
 
 function list(ids) {
   const names = (ids || []).map((id) => cardName(id));
@@ -105,6 +105,7 @@ export const EVENT_TEXT = {
   undone: (e, who) => `${who} took back their last action${e.action && UNDONE[e.action.type] ? ` (${UNDONE[e.action.type]})` : ""}: the board is as before it.`,
   end_offered: (e, who) => `${who} offered to end the duel now on the stalemate score${scoreWords(e.score)}.`,
   end_declined: (e, who) => `${who} declined the offer to end the duel: play goes on.`,
+  end_answered: (e, who, card, seat) => `${who} accepted to end the duel on the stalemate score${scoreWords(e.score)}; the offer waits for ${(e.waiting || []).map((s) => seat(s)).join(" and ") || "the rest of the side"} (every player of the side must accept).`,
   end_accepted: (e, who) => `${who} accepted: the duel ends by agreement on the stalemate score${scoreWords(e.score)}.`,
 };
 
