@@ -181,11 +181,13 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
 
     @app.get("/healthz")
     async def healthz(request: Request, reset_lag: bool = False) -> dict[str, Any]:
-        """Liveness, and the event loop's lag over the last minute (``reset_lag`` starts it afresh)."""
+        """Liveness, and the event loop's lag over the last minute (``reset_lag`` starts it afresh);
+        ``ok`` is false while the storage has a problem or a game is unavailable."""
         s = srv(request)
         if reset_lag:
             s.reset_stats()
-        return {"ok": True, "games_loaded": len(s.rooms), "connections": s.conns_total,
+        healthy = not (s.storage_problems or s.broken)
+        return {"ok": healthy, "games_loaded": len(s.rooms), "connections": s.conns_total,
                 "loop_lag_ms": s.loop_lag_ms(), "gc": s.gc_report(), "storage_problems": s.storage_report(),
                 "unverified_state_claims": s.unverified_claims, "unavailable_games": len(s.broken)}
 

@@ -507,6 +507,9 @@ class GameServer:
             for gid, why in self.store.damaged_games().items():
                 game_log(gid).error("STORAGE: %s; it is marked unavailable", why)
                 self.broken[gid] = why
+        for gid, why in self.store.check_manifest().items():   # the manifest beside the database (issue 22)
+            self.broken[gid] = why
+        self.store.write_manifest()
         self.storage_problems: list[str] = list(self.store.problems)
         # game -> seat -> the latest state id sent to a connection of that seat by this process: a
         # client's claim to have seen a later state than the server holds is evidence of lost
@@ -730,6 +733,26 @@ class GameServer:
             except Exception:   # noqa: BLE001 - logged; the sweeper must keep running
                 log.exception("sweeping idle games failed")
 
+    def check_storage(self) -> None:
+        """At each sweep (issue 22): a write-ahead log deleted while the server runs is noticed (and
+        what it held saved), and the database is checked against its manifest, the games in memory
+        with the actions they hold: a game that lost acknowledged rows is made unavailable. Then the
+        manifest is written. Whatever is found is logged at ERROR and listed in ``/healthz``."""
+        seen = len(self.store.problems)
+        try:
+            self.store.check_wal()
+            live = {gid: room.game.action_count for gid, room in self.rooms.items()}
+            for gid, why in self.store.check_manifest(live).items():
+                self.broken[gid] = why
+                room = self.rooms.pop(gid, None)
+                for conn in list(room.conns) if room is not None else []:
+                    conn.error("game_unavailable", why)
+                    conn.close(1011, "game_unavailable")
+            self.store.write_manifest()
+        except (OSError, sqlite3.DatabaseError) as exc:
+            log.error("STORAGE: the store could not be checked against its manifest: %s", exc)
+        self.storage_problems.extend(self.store.problems[seen:])
+
     def sweep(self, now: float | None = None) -> tuple[int, int]:
         """Evict idle games from memory and archive abandoned ones; (evicted, archived).
 
@@ -749,6 +772,7 @@ class GameServer:
             evicted += 1
             if room.game.result is None:
                 self.store.set_flags(room.game_id, parked=True, touched=room.last_active)
+        self.check_storage()
         self.checkpoint_soon()   # what a lost WAL could take is at most one sweep's actions
         loaded = set(self.rooms)
         for gid in self.store.abandoned(now - lim.abandon_s):
@@ -982,6 +1006,8 @@ class GameServer:
         return self.summary(row)
 
     def _row(self, game_id: str) -> GameRow:
+        if game_id in self.broken:   # damaged, or lost from the store while the manifest knows it: not unknown
+            raise LobbyError(503, "game_unavailable", self.broken[game_id])
         row = self.store.game(game_id)
         if row is None:
             raise LobbyError(404, "no_such_game", f"there is no game {game_id!r}")

@@ -11,6 +11,16 @@ Damage is loud: on open the store runs SQLite's ``quick_check`` and notices a wr
 vanished after an unclean stop (``problems``); a game whose rows cannot be read is reported by
 ``damaged_games`` so the server marks it unavailable while the others keep working. ``backup``
 copies the live database with SQLite's online backup (consistent while the server writes).
+
+A small **manifest** beside the database (``games.manifest.json``) says what the store should hold:
+the database's identity (a random ``store_id`` kept in its ``meta`` table) and, for every game, how
+many actions were acknowledged. The server writes it (atomically: a temporary file, then
+``os.replace``) at each sweep and when it stops, and checks the database against it on start and
+at each sweep (``check_manifest``): a database emptied or replaced, a game missing, or fewer action
+rows than the manifest counts is logged at ERROR, listed in ``problems`` and returned so the server
+marks those games unavailable; their manifest entries are kept as they were (the alarm holds across
+restarts, and nothing is repaired or overwritten). ``check_wal`` notices, at each sweep, a
+write-ahead log deleted while the server runs, and saves what it held into the database file.
 """
 
 from __future__ import annotations
@@ -29,6 +39,8 @@ from typing import Any, Iterator
 SCHEMA_VERSION = 2
 DB_NAME = "games.sqlite3"
 RUNNING_MARK = "server.running"   # present while a server has the store open; left behind by a crash
+MANIFEST_NAME = "games.manifest.json"   # what the store should hold (see the module docstring)
+MANIFEST_VERSION = 1
 
 log = logging.getLogger("christianity_game.server.store")
 
@@ -117,19 +129,21 @@ class Store:
         self._ckpt_db: sqlite3.Connection | None = None
         self._ckpt_lock = threading.Lock()
         self._closed = False
+        self._sync = sync
+        self.manifest_path = self.data_dir / MANIFEST_NAME
+        #: games that do not match the manifest: id -> why (their manifest entries are kept as they were)
+        self.mismatched: dict[str, str] = {}
+        self._manifest_games: dict[str, int] = {}   # the manifest's counts, as last read or written
+        self._manifest_text = ""                    # what was last written (not written again unchanged)
+        self._wal_reported = False
+        self._manifest_read = False
         mark = self.data_dir / RUNNING_MARK
-        wal = self.path.with_name(self.path.name + "-wal")
+        self.wal_path = wal = self.path.with_name(self.path.name + "-wal")
         if mark.exists() and self.path.exists() and not wal.exists():
             self._problem(f"{wal.name} is missing after an unclean stop (the last server did not shut down "
                           "cleanly, yet its write-ahead log is gone): actions acknowledged since the last "
                           "checkpoint may be lost; clients that saw them are refused with state_lost")
-        # isolation_level=None: autocommit; each statement outside BEGIN..COMMIT commits at once.
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        # WAL + NORMAL survives a killed process (kill -9) with every committed row; FULL also
-        # survives power loss, at the price of an fsync per action.
-        self.db.execute(f"PRAGMA synchronous={sync}")
-        self.db.execute("PRAGMA busy_timeout=5000")
+        self.db = self._connect()
         self.db.executescript(_SCHEMA)
         version = self.get_meta("schema_version")
         if version is None:
@@ -137,9 +151,25 @@ class Store:
         elif int(version) > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer server (schema {version} > {SCHEMA_VERSION})")
         self._migrate()
+        #: this database's identity (the manifest names it: a database emptied or replaced has another)
+        self.store_id = self.get_meta("store_id") or ""
+        if not self.store_id:
+            self.store_id = secrets.token_hex(16)
+            self.set_meta("store_id", self.store_id)
         if check:
             self._quick_check()
         mark.write_text(str(os.getpid()))
+
+    def _connect(self) -> sqlite3.Connection:
+        """The store's connection: autocommit (each statement outside BEGIN..COMMIT commits at
+        once), WAL, the chosen ``synchronous``."""
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        # WAL + NORMAL survives a killed process (kill -9) with every committed row; FULL also
+        # survives power loss, at the price of an fsync per action.
+        db.execute(f"PRAGMA synchronous={self._sync}")
+        db.execute("PRAGMA busy_timeout=5000")
+        return db
 
     def _problem(self, text: str) -> None:
         log.error("STORAGE: %s", text)
@@ -193,6 +223,154 @@ class Store:
                 out[gid] = f"game {gid}: its stored rows are damaged ({exc})"
         return out
 
+    # ------------------------------------------------------------------ the manifest
+    def stored_counts(self) -> dict[str, tuple[int, int]]:
+        """Every stored game: id -> (its action rows, one more than its highest action number);
+        the two differ when a row inside the record is missing."""
+        out = {str(r[0]): (0, 0) for r in self.db.execute("SELECT id FROM games")}
+        for gid, count, top in self.db.execute("SELECT game_id, COUNT(*), MAX(n) + 1 FROM actions GROUP BY game_id"):
+            if gid in out:
+                out[str(gid)] = (int(count), int(top))
+        return out
+
+    def _read_manifest(self) -> tuple[str, dict[str, int]] | None:
+        """The manifest on disk, (store id, game -> acknowledged actions); None when there is none.
+        An unreadable one is a problem."""
+        try:
+            text = self.manifest_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            self._problem(f"{self.manifest_path.name} cannot be read ({exc}): the store cannot be checked")
+            return None
+        try:
+            data = json.loads(text)
+            games = data["games"]
+            if not isinstance(games, dict) or not all(isinstance(v, int) for v in games.values()):
+                raise ValueError("its games are not a map of game ids to action counts")
+            return str(data.get("store_id", "")), {str(k): int(v) for k, v in games.items()}
+        except (ValueError, KeyError, TypeError) as exc:
+            kept = self.manifest_path.with_name(f"{self.manifest_path.name}.damaged-{int(time.time())}")
+            try:   # kept as evidence: the next manifest is written in its place
+                os.replace(self.manifest_path, kept)
+            except OSError:
+                kept = self.manifest_path
+            self._problem(f"{self.manifest_path.name} is damaged ({exc}; kept as {kept.name}): the store cannot "
+                          "be checked against it")
+            return None
+
+    def check_manifest(self, live: dict[str, int] | None = None) -> dict[str, str]:
+        """Check the database against the manifest (on start, and at each sweep): the games newly
+        found not to match, id -> why (each logged at ERROR; a summary joins ``problems``).
+
+        ``live``: the games the server holds in memory, with how many actions each has (all of them
+        acknowledged): a game whose rows fell behind that while the server runs does not match
+        either. A game the manifest does not name yet, or with more rows than it counts, is fine
+        (the manifest is written at sweeps, so it may lag behind the database, never ahead)."""
+        first = not self._manifest_read
+        self._manifest_read = True
+        manifest = self._read_manifest() if first else (self.store_id, self._manifest_games)
+        try:
+            stored = self.stored_counts()
+        except sqlite3.DatabaseError as exc:   # a damaged database: its games are checked one by one on load
+            self._problem(f"{self.path.name} could not be checked against {self.manifest_path.name} ({exc})")
+            if manifest is not None:
+                self._manifest_games = dict(manifest[1])
+            self._manifest_read = False   # nor is the manifest written over it
+            return {}
+        found: dict[str, str] = {}
+        if manifest is None:
+            if stored:
+                log.warning("STORAGE: %s is missing; the store holds %d games and is taken as it is (a new "
+                            "manifest is written at the next sweep)", self.manifest_path.name, len(stored))
+            manifest = (self.store_id, {})
+        store_id, expect = manifest
+        if store_id and store_id != self.store_id:
+            self._problem(f"{self.path.name} is not the database {self.manifest_path.name} describes (store "
+                          f"{store_id} expected, {self.store_id} found): it was emptied or replaced; "
+                          f"the {len(expect)} games it lists are checked one by one")
+        self._manifest_games = dict(expect)
+        for gid, expected in expect.items():
+            if gid in self.mismatched:
+                continue
+            if gid not in stored:
+                found[gid] = (f"game {gid} is missing from the database, though {self.manifest_path.name} "
+                              f"counts {expected} acknowledged actions for it")
+                continue
+            count, top = stored[gid]
+            if count != top:
+                found[gid] = f"game {gid}: {top - count} of its action rows are missing from inside its record"
+            elif count < expected:
+                found[gid] = (f"game {gid}: the database holds {count} of its {expected} acknowledged actions "
+                              f"({self.manifest_path.name}): {expected - count} lost")
+        for gid, n in (live or {}).items():
+            if gid in self.mismatched or gid in found:
+                continue
+            count, top = stored.get(gid, (0, 0))
+            if gid not in stored or count < n or count != top:
+                found[gid] = (f"game {gid}: the database holds {count} of the {n} actions acknowledged "
+                              "since the server started: rows were lost while it runs")
+                self._manifest_games[gid] = max(n, self._manifest_games.get(gid, 0))
+        for gid, why in found.items():
+            log.error("STORAGE: %s; it is marked unavailable (its rows are left as they are)", why)
+        if found:
+            shown = ", ".join(list(found)[:5]) + (", ..." if len(found) > 5 else "")
+            self._problem(f"the database does not match {self.manifest_path.name}: {len(found)} games lost "
+                          f"acknowledged actions or went missing and are unavailable ({shown})")
+        self.mismatched.update(found)
+        return found
+
+    def write_manifest(self) -> None:
+        """Write the manifest from the database as it is now (atomically: a temporary file, then
+        ``os.replace``), keeping the old entries of the games that do not match it. Not written
+        when nothing changed, nor before the database was checked against the manifest on disk
+        (a tool that opens the store, such as ``--backup``, must not write over its evidence)."""
+        if not self._manifest_read:
+            return
+        games = {gid: count for gid, (count, _top) in self.stored_counts().items()}
+        for gid in self.mismatched:
+            if gid in self._manifest_games:
+                games[gid] = self._manifest_games[gid]
+        text = json.dumps({"version": MANIFEST_VERSION, "store_id": self.store_id, "games": games},
+                          separators=(",", ":"), sort_keys=True)
+        if text == self._manifest_text:
+            return
+        tmp = self.manifest_path.with_name(self.manifest_path.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.manifest_path)
+        self._manifest_text = text
+        self._manifest_games = games
+
+    def check_wal(self) -> bool:
+        """A write-ahead log deleted while the server runs (looked at every sweep): SQLite would
+        go on writing into the deleted file, and a crash would take every action since the last
+        checkpoint. When it is gone: logged at ERROR and listed in ``problems`` (once), what it held
+        is copied into the database file and the store reopens on a new log. True when it was gone."""
+        if self._closed or self.wal_path.exists():
+            return False
+        try:
+            with self._ckpt_lock:
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")   # from the deleted file, still open
+                if self._ckpt_db is not None:
+                    self._ckpt_db.close()
+                    self._ckpt_db = None
+                self.db.close()   # the last connection closed, SQLite starts a new log on the next one
+                self.db = self._connect()
+            how = ("what it held was copied into the database file and the store reopened on a new "
+                   "write-ahead log: no acknowledged action was lost")
+        except sqlite3.DatabaseError as exc:
+            how = (f"saving what it held failed ({exc}): actions acknowledged since the last checkpoint "
+                   "are lost if the server stops")
+        if not self._wal_reported:
+            self._wal_reported = True
+            self._problem(f"{self.wal_path.name} was deleted while the server runs; {how}")
+        else:
+            log.error("STORAGE: %s was deleted again while the server runs; %s", self.wal_path.name, how)
+        return True
+
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the database file (PASSIVE: never waits on readers)."""
         try:
@@ -225,6 +403,10 @@ class Store:
         return target
 
     def close(self) -> None:
+        try:   # what the store holds now, for the next start to check (never over a failing database)
+            self.write_manifest()
+        except (OSError, sqlite3.DatabaseError) as exc:
+            log.error("STORAGE: %s could not be written: %s", self.manifest_path.name, exc)
         with self._ckpt_lock:   # the checkpoint connection first: the last one to close removes the WAL
             self._closed = True
             if self._ckpt_db is not None:
