@@ -159,3 +159,34 @@ def test_a_duel_ended_by_agreement(server: str, sized: Any) -> None:  # noqa: F8
         _shot(page, f"end-by-agreement-{page.size_id}")
     finally:
         righteous.close()
+
+
+def test_G8_a_2v1_side_is_asked_seat_by_seat(server: str, sized: Any) -> None:  # noqa: F811
+    """ERR: Evil offers at 0-0; the Righteous player in the browser accepts and is told the offer
+    waits for the teammate; the teammate's accept ends the duel as a draw."""
+    page = sized
+    g = _post(server, "/api/games", {"mode": "duel", "lineup": "ERR"})
+    page.goto(g["seats"][1]["url"])          # a Righteous seat in the browser
+    page.locator("#hand .card").first.wait_for()
+    evil = Seat(g["ws"], g["seats"][0]["token"])
+    mate = Seat(g["ws"], g["seats"][2]["token"])
+    try:
+        up = evil.act({"type": "OfferEnd"})
+        assert up["end_waiting"] == [1, 2]
+        prompt = page.locator("#end-offer")
+        prompt.wait_for()
+        assert "every player of your side accepts" in prompt.inner_text() and "the duel is a draw" in prompt.inner_text()
+        page.locator("#end-accept").click()
+        waiting = page.locator("#end-offer-waiting")
+        waiting.wait_for()
+        assert "You accepted" in waiting.inner_text() and "waiting for" in waiting.inner_text()
+        assert page.locator("#log li.ev-end_answered").count() == 1
+        mate.wait_state(up["state_id"] + 1)
+        assert mate.last["end_waiting"] == [2] and mate.last["view"]["result"] is None
+        done = mate.act({"type": "AnswerEnd", "answer": "accept"})
+        assert done["view"]["result"]["winner"] == "draw"
+        page.locator("#end-panel").wait_for()
+        assert page.locator("#end-winner").inner_text() == "A draw"
+    finally:
+        evil.close()
+        mate.close()
