@@ -1230,8 +1230,16 @@ def serve(
     variants: Annotated[Optional[str], typer.Option(
         help="Duel play-test variants every new duel plays unless its creator picks others (a preset such as "
              "recommended, or alias=value pairs). Default: the printed rules.")] = None,
+    log_format: Annotated[str, typer.Option(
+        help="Log lines as text (timestamp, level, logger, game id) or json: one JSON object a line, for log "
+             "collectors.")] = "text",
+    log_level: Annotated[str, typer.Option(help="Least level logged: debug, info, warning, error.")] = "info",
 ) -> None:
     """Run the game server: lobby, seats, WebSocket play, games stored in SQLite."""
+    if log_format not in ("text", "json"):
+        _fail("--log-format must be text or json")
+    if log_level.lower() not in ("debug", "info", "warning", "error", "critical"):
+        _fail("--log-level must be debug, info, warning, error or critical")
     if public_url is not None:
         if not public_url.startswith(("http://", "https://")):
             _fail("--public-url must start with http:// or https://")
@@ -1254,8 +1262,14 @@ def serve(
     if data is not None and data.exists() and not data.is_dir():
         _fail(f"--data: {data} is not a folder")
     from .native import engine_build
-    typer.echo(f"rules engine: {engine_build()}", err=True)
-    run_server(host=host, port=port, data_dir=str(data) if data is not None else None, bot_delay=bot_delay)
+    if log_format == "json":   # every line on stderr is then a JSON object, this one too
+        from .server import logs
+        logs.configure(log_level, log_format)
+        logs.log.info("rules engine: %s", engine_build())
+    else:
+        typer.echo(f"rules engine: {engine_build()}", err=True)
+    run_server(host=host, port=port, data_dir=str(data) if data is not None else None, bot_delay=bot_delay,
+               log_level=log_level.lower(), log_format=log_format)
 
 
 # ---------------------------------------------------------------------------------------- ladder

@@ -34,7 +34,7 @@ WS_MAX_FRAME = 1 << 20
 def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, bot_delay: float = 0.3, *,
         limits: "Limits | None" = None, log_level: str = "info", compression: bool = False,
         synchronous: str | None = None, allowed_origins: "list[str] | tuple[str, ...]" = (),
-        allow_chosen_seeds: bool = False) -> None:
+        allow_chosen_seeds: bool = False, log_format: str = "text") -> None:
     """Serve the game server until interrupted.
 
     ``data_dir`` holds the SQLite file (default ``$CHRISTIANITY_GAME_DATA`` or ``./data``);
@@ -43,14 +43,41 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
     on a small box); ``synchronous`` is SQLite's NORMAL (default: survives a killed server) or FULL
     (also survives power loss, one fsync per action). ``allowed_origins``: pages of other sites
     allowed to open WebSockets; ``allow_chosen_seeds``: a creator's seed even in a duel between people.
+    ``log_level`` and ``log_format`` (``text`` or ``json``: one object a line) set the log lines of
+    the server and of uvicorn (server/logs.py).
     """
     import uvicorn
 
+    from . import logs
     from .app import create_app, default_data_dir
+    from .core import Limits
+    from .guard import MAX_HEAD_BYTES, guarded_protocol
 
+    logs.configure(log_level, log_format)
+    lim = limits or Limits()
+    _raise_open_files()
     folder = Path(data_dir) if data_dir is not None else default_data_dir()
     # freeze_gc: the server process owns its garbage collector; see GameServer._freeze
-    app = create_app(folder, bot_delay=bot_delay, limits=limits, synchronous=synchronous, freeze_gc=True,
+    app = create_app(folder, bot_delay=bot_delay, limits=lim, synchronous=synchronous, freeze_gc=True,
                      allowed_origins=allowed_origins, allow_chosen_seeds=allow_chosen_seeds)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, ws="websockets-sansio",
-                ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=compression, lifespan="on")
+    ping = lim.ws_ping_s if lim.ws_ping_s > 0 else None
+    pong = lim.ws_ping_timeout_s if ping and lim.ws_ping_timeout_s > 0 else None
+    # http: uvicorn's h11 protocol with head and body deadlines and a per-address cap (server/guard.py);
+    # log_config=None: logging is configured above, for uvicorn's loggers too
+    uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=None, access_log=False,
+                http=guarded_protocol(lim), h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+                ws="websockets-sansio", ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=compression,
+                ws_ping_interval=ping, ws_ping_timeout=pong, lifespan="on")
+
+
+def _raise_open_files(want: int = 65536) -> None:
+    """Raise this process's open-file limit towards its hard limit: every connection, half-open
+    ones too, holds a descriptor, and a soft limit of 1,024 is reached long before the caps are."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ImportError, ValueError, OSError):   # not on this platform, or not allowed: keep the limit
+        pass

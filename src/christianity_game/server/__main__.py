@@ -19,6 +19,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--data-dir", default=None, help="default: $CHRISTIANITY_GAME_DATA or ./data")
     p.add_argument("--bot-delay", type=float, default=0.3, help="seconds before each bot action")
     p.add_argument("--log-level", default="info")
+    p.add_argument("--log-format", default="text", choices=["text", "json"],
+                   help="log lines as text (timestamp, level, game) or one JSON object a line, for log collectors")
     p.add_argument("--rate", type=float, default=None, help="messages a second per connection")
     p.add_argument("--burst", type=int, default=None, help="burst of messages per connection")
     p.add_argument("--compression", action="store_true", help="permessage-deflate on")
@@ -45,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     limits = dataclasses.replace(base, **given) if given else None
     run(a.host, a.port, a.data_dir, a.bot_delay, limits=limits, log_level=a.log_level,
         compression=a.compression, synchronous=a.sync, allowed_origins=a.allow_origin,
-        allow_chosen_seeds=a.allow_chosen_seeds)
+        allow_chosen_seeds=a.allow_chosen_seeds, log_format=a.log_format)
 
 
 def backup(data_dir: str | None, target: str) -> None:

@@ -1414,9 +1414,9 @@ class GameServer:
         for conn in list(room.conns):
             try:   # one connection's trouble must not leave the others un-notified
                 seat = conn.seat
-                body = cache.get(seat)
                 if conn.role == "player":
                     self._sent(room, seat, g.state_id)
+                body = cache.get(seat)
                 if body is None:
                     ev = dumps([e.for_seat(seat) for e in events])
                     table = dumps(table_fields(g, seat))[1:-1]   # "undo":...,"end_offer":...
@@ -1566,7 +1566,8 @@ class GameServer:
             try:
                 events = game.apply(action)
             except IllegalAction:
-                log.exception("bot %s of game %s could not answer an offer to end", seat, room.game_id)
+                game_log(room.game_id).exception("bot %s of game %s could not answer an offer to end", seat,
+                                                 room.game_id)
                 return
             self._accepted(room, action.to_json(), events, seat, None, None)
 

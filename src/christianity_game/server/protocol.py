@@ -70,7 +70,8 @@ ErrorCode = Literal[tuple(ERROR_CODES)]  # type: ignore[valid-type]
 CLOSE_CODES: dict[int, str] = {
     1000: "Normal close (the server is shutting down).",
     1009: "A frame over the hard 1 MiB cap (closed by the WebSocket layer, before the app sees it).",
-    1011: "The game is unavailable: its record no longer replays or its stored rows are damaged.",
+    1011: "The game is unavailable: its record no longer replays or its stored rows are damaged. (Also "
+          "sent by the WebSocket layer to a client that did not answer a ping in time.)",
     1013: "The client stopped reading: what was queued for it passed the send-queue cap (bytes or messages). "
           "Reconnect to resync.",
     4403: "The WebSocket was opened from a foreign `Origin` (a page of another site).",
