@@ -154,6 +154,9 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         try:
             yield
         finally:
+            pool = getattr(app.state, "replays", None)   # the replay viewer's worker (server/replays.py)
+            if pool is not None:
+                pool.shutdown()
             await server.stop()
             os.close(fd)
 

@@ -25,18 +25,18 @@ with no build step and nothing fetched from elsewhere at run time.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import ipaddress
-import json
 import os
-from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+
+# the replay viewer's records are opened and stepped in a worker process (server/replays.py)
+from .replays import ALL_SHOWN, ReplayNotOver, ReplayPool, ReplayRefused, Replays, full_view, step_text  # noqa: F401
 
 STATIC_DIR = Path(__file__).parent / "static"
 PAGE_PATHS = ("/", "/play/{game_id}", "/rules", "/replay", "/favicon.ico")
@@ -189,29 +189,43 @@ def install_web(app: FastAPI) -> None:
             return JSONResponse({"code": "wrong_token", "message": "that token is not one of this game's"}, 403)
         return JSONResponse(explain(room.game, ident[1]))
 
+    if getattr(app.state, "replays", None) is None:   # create_app's lifespan shuts it down
+        app.state.replays = ReplayPool()
+
+    def replay_limits(request: Request) -> Any:
+        server = getattr(request.app.state, "server", None)
+        if server is not None:
+            return server.limits
+        from .core import Limits
+        return Limits()
+
     @app.post("/api/replays", tags=["web"])
     async def replay_open(request: Request) -> JSONResponse:
-        """Open a game record for the replay viewer: its id, line-up and every action."""
+        """Open a game record for the replay viewer: its id, line-up and every action. The record
+        is replayed in a worker process, within the server's limits on its bytes, its actions and
+        the time it takes (``413 record_too_large``, ``413 too_many_actions``, ``503 replay_timeout``)."""
         try:
-            record = json.loads(await request.body())
-            return JSONResponse(REPLAYS.open(record))
-        except Exception as exc:   # noqa: BLE001 - any bad upload: one sentence back
-            return JSONResponse({"code": "bad_record", "message": f"this is not a record that replays: {exc}"}, 400)
+            status, answer = await request.app.state.replays.open(request, replay_limits(request))
+        except ReplayRefused as exc:
+            # an upload refused before its end: close the connection rather than read the rest
+            return JSONResponse(exc.answer(), exc.status, headers={"Connection": "close", "Retry-After": "1"}
+                                if exc.status == 503 else {"Connection": "close"})
+        return JSONResponse(answer, status)
 
     @app.get("/api/replays/{replay_id}/{step}", tags=["web"])
-    async def replay_step(replay_id: str, step: int, seat: str = "spectator") -> JSONResponse:
+    async def replay_step(request: Request, replay_id: str, step: int, seat: str = "spectator") -> JSONResponse:
         """The board after ``step`` actions as ``seat`` saw it: a seat number, ``spectator``, or
         ``all`` (every card face up: only for a record of a game that is over). ``text``: the
         step's action in words, as the game's describer says it."""
         try:
             viewer: int | str | None = None if seat == "spectator" else ALL_SHOWN if seat == ALL_SHOWN else int(seat)
-            return JSONResponse(REPLAYS.step(replay_id, step, viewer))
-        except KeyError:
-            return JSONResponse({"code": "no_such_replay", "message": "open the record again"}, 404)
-        except ReplayNotOver as exc:
-            return JSONResponse({"code": "game_not_over", "message": str(exc)}, 403)
         except ValueError as exc:
             return JSONResponse({"code": "bad_step", "message": str(exc)}, 400)
+        try:
+            status, answer = await request.app.state.replays.step(replay_id, step, viewer, replay_limits(request))
+        except ReplayRefused as exc:
+            return JSONResponse(exc.answer(), exc.status, headers={"Retry-After": "1"})
+        return JSONResponse(answer, status)
 
 
 # --------------------------------------------------------------------------- rules pages
@@ -412,106 +426,6 @@ def ability_catalog(righteous: int | None = None) -> dict[str, Any]:
                 "tier": "high" if a in HIGH_TIER else "low", "price": ABILITY_PRICE[a]} for a in ABILITY_PRICE}
 
 
-#: The replay viewer's "all cards shown" point of view (``?seat=all``).
-ALL_SHOWN = "all"
-
-
-class ReplayNotOver(ValueError):
-    """``all cards shown`` asked of a record whose game is not over: its hidden cards stay hidden."""
-
-
-def full_view(game: Any) -> dict[str, Any]:
-    """The board with every card face up: the spectator's view, with each seat's hand and Cost Zone
-    as that seat sees them, each deck's cards (top first), the co-op Evil deck's, and an open
-    choice's options. Only for a game that is over: its record reveals all of this anyway."""
-    from ..engine.view import card_json
-    st = game.state
-    view: dict[str, Any] = game.view(None)
-    for i, sd in enumerate(st.seats):
-        own = dict(game.view(i)["seats"][i])
-        own["deck_cards"] = [card_json(game, u) for u in reversed(sd.deck)]   # a deck's top is its end
-        view["seats"][i] = own
-    view["evil_deck"] = [card_json(game, u) for u in reversed(st.evil_deck)]
-    if st.choice is not None:
-        view["choice"] = game.view(st.choice.seat)["choice"]
-    view["viewer"] = None
-    view["all_shown"] = True
-    return view
-
-
-def step_text(game: Any, action: Any, viewer: int | str | None) -> str:
-    """``action`` in words (the CLI's describer, render.terminal.describe_action), said before it
-    is applied to ``game``; a seat that did not act is not told what only the actor knew."""
-    from ..render.terminal import describe_action
-    public = viewer != ALL_SHOWN and viewer != action.seat
-    return describe_action(game, action, public=public)
-
-
-class Replays:
-    """Records opened in the replay viewer, in memory (the newest 32), each with checkpoints every
-    25 actions so that stepping back and forth replays at most 25 actions."""
-
-    EVERY = 25
-
-    def __init__(self, keep: int = 32) -> None:
-        self.keep = keep
-        self.items: OrderedDict[str, dict[str, Any]] = OrderedDict()
-
-    def open(self, record: dict[str, Any]) -> dict[str, Any]:
-        from ..engine.actions import action_from_json
-        from ..engine.replay import start_game
-        rid = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16]
-        if rid not in self.items:
-            game = start_game(record)
-            actions = [action_from_json(a) for a in record.get("actions", [])]
-            checkpoints = [game.clone()]
-            for n, a in enumerate(actions, 1):
-                game.apply(a)
-                if n % self.EVERY == 0:
-                    checkpoints.append(game.clone())
-            self.items[rid] = {"actions": actions, "checkpoints": checkpoints, "final": game}
-            while len(self.items) > self.keep:
-                self.items.popitem(last=False)
-        self.items.move_to_end(rid)
-        item = self.items[rid]
-        final = item["final"]
-        res = final.result
-        return {"replay_id": rid, "mode": final.mode.name, "lineup": final.lineup, "steps": len(item["actions"]),
-                "actions": [a.to_json() for a in item["actions"]],
-                "result": None if res is None else {"winner": res.winner, "reason": res.reason, "round": res.round}}
-
-    def step(self, rid: str, step: int, seat: int | str | None) -> dict[str, Any]:
-        """The board after ``step`` actions as ``seat`` saw it (a seat, None: a spectator,
-        ``ALL_SHOWN``: every card face up), the step's events and its action, also in words."""
-        item = self.items[rid]
-        actions = item["actions"]
-        if not 0 <= step <= len(actions):
-            raise ValueError(f"step {step} is outside 0..{len(actions)}")
-        everything = seat == ALL_SHOWN
-        if everything and item["final"].result is None:
-            raise ReplayNotOver("all cards are shown only for a game that is over: this record's game "
-                                "is not, so its hidden cards stay hidden")
-        if isinstance(seat, int) and not 0 <= seat < len(item["final"].lineup):
-            raise ValueError(f"there is no seat {seat + 1}")
-        # the checkpoint before the step's own action, which is applied here: its events and its
-        # words need it (a checkpoint at the step itself would leave a 25th step without either)
-        k = (step - 1) // self.EVERY if step else 0
-        game = item["checkpoints"][k].clone()
-        base = k * self.EVERY
-        events: list[Any] = []
-        text = None
-        for n, a in enumerate(actions[base:step], base + 1):
-            if n == step:   # the describer reads the board as it was when the action was taken
-                text = step_text(game, a, seat)
-            events = game.apply(a)
-        viewer = seat if isinstance(seat, int) else None
-        return {"step": step, "steps": len(actions), "action": actions[step - 1].to_json() if step else None,
-                "text": text,
-                "events": [e.for_seat(e.private_to if everything else viewer) for e in events] if step else [],
-                "view": full_view(game) if everything else game.view(viewer)}
-
-
-REPLAYS = Replays()
 
 
 def _is_loopback(url: str) -> bool:
