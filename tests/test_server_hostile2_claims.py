@@ -49,7 +49,7 @@ def test_a_spectators_claims_plant_no_storage_alarm(tmp_path: Path, caplog: Any)
             a.send({"type": "sync", "state_id": 10**9})
             assert a.recv()["code"] == "state_lost"
         health = app.get("/healthz").json()
-        assert health["storage_problems"] == [], health
+        assert health["storage_problems"] == [] and health["ok"] is True, health
         assert health["unverified_state_claims"] == 121
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == [], [r.getMessage() for r in errors]
@@ -101,7 +101,8 @@ def test_a_seat_that_was_sent_a_state_the_server_lost_raises_the_alarm(tmp_path:
             err = a.hello(t0, state_id=seen)
             assert (err["type"], err["code"], err["state_id"]) == ("error", "state_lost", 3)
             assert a.hello(t0)["type"] == "welcome"
-        problems = app.get("/healthz").json()["storage_problems"]
-        assert len(problems) == 1 and CLAIM in problems[0], problems
+        health = app.get("/healthz").json()
+        problems = health["storage_problems"]
+        assert len(problems) == 1 and CLAIM in problems[0] and health["ok"] is False, health
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR and CLAIM in r.getMessage()]
     assert len(errors) == 1 and errors[0].getMessage().startswith("STORAGE:")

@@ -1176,8 +1176,9 @@ class GameServer:
 
         The claim is an alarm (logged at ERROR, listed in ``/healthz``) only on evidence: it comes
         from a seat's connection and either that seat was sent the state by this process (which
-        then lost it: a reload from damaged storage), or the store itself reported a loss on start
-        (a vanished write-ahead log; after a restart nothing sent before is remembered). Any other
+        then lost it: a reload from damaged storage; a storage problem of its own, so ``/healthz``
+        turns unhealthy), or the store itself reported a loss (a vanished write-ahead log; after a
+        restart nothing sent before is remembered, and the claim names a game that lost). Any other
         claim (a spectator's, or a seat's with no loss known) is logged at WARNING and counted.
         Both are logged at most once a minute per game, with the number of claims in between."""
         g = room.game
@@ -1185,11 +1186,17 @@ class GameServer:
             return False
         role, seat = ident if ident is not None else (conn.role, conn.seat)
         sent = self.sent_states.get(room.game_id, {}).get(seat, -1) if seat is not None else -1
-        evidence = role == "player" and (state_id <= sent or bool(self.storage_problems))
+        verified = role == "player" and state_id <= sent   # this process sent it, and no longer holds it
+        evidence = verified or (role == "player" and bool(self.storage_problems))
         msg = (f"game {room.game_id}: a client has seen state {state_id} but the server holds only state "
                f"{g.state_id}: acknowledged actions were lost from storage (a deleted or damaged "
                "write-ahead log, or a restored backup)")
-        if evidence:
+        if verified:   # a loss this process saw happen: a real alarm (/healthz unhealthy), once per game
+            if room.game_id not in self.lost_states and len(self.storage_problems) < 100:
+                self.storage_problems.append(msg)
+            self.lost_states.setdefault(room.game_id, msg)
+            self._log_claim(room.game_id, logging.ERROR, "STORAGE: %s", msg)
+        elif evidence:
             if room.game_id not in self.lost_states and len(self.lost_states) < 100:
                 self.lost_states[room.game_id] = msg
             self._log_claim(room.game_id, logging.ERROR, "STORAGE: %s", msg)
@@ -1238,7 +1245,8 @@ class GameServer:
         """What ``/healthz`` lists: the real storage problems first (never pushed out by claims),
         then the alarms raised by clients' claims, ``most`` in all."""
         real = self.storage_problems[-most:]
-        return real + list(self.lost_states.values())[:max(0, most - len(real))]
+        claims = [m for m in self.lost_states.values() if m not in real]
+        return real + claims[:max(0, most - len(real))]
 
     def join_conn(self, conn: Conn, room: Room, token: str, ident: tuple[str, int | None], state_id: int | None,
                   ref: Any) -> None:
