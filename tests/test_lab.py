@@ -85,12 +85,27 @@ def test_duel_cells_get_the_default_turn_cap() -> None:
     ({"lineups": "ER,ER"}, "listed twice"),
     ({"bots": ["heuristic", "genius"]}, "unknown bot 'genius'"),
     ({"bots": ["heuristic,random,random"]}, "one level for every seat or one a seat"),
+    ({"bots": ["evil=heuristic,random"]}, "a pairing by side names each side once"),
+    ({"bots": ["evil=heuristic,evil=random"]}, "the evil side is named twice"),
+    ({"bots": ["chaos=heuristic"]}, "a pairing by side"),
+    ({"bots": ["evil=genius"]}, "unknown bot 'genius'"),
     ({"games": 0}, "games must be at least 1"),
 ])
 def test_bad_grids_are_refused(kwargs: dict, message: str) -> None:
     args = {"mode": "duel", "lineups": "ER", "axes": {}, "bots": ["heuristic"], "games": 5, **kwargs}
     with pytest.raises(LabError, match=message.replace("(", r"\(")):
         build_grid(**args)
+
+
+def test_a_bot_pairing_by_side_fits_every_line_up() -> None:
+    """``evil=X,righteous=Y`` gives each seat its side's bot, whatever the line-up (the tuner and the
+    strength runs compare one pairing over ER, EER and ERR)."""
+    grid = build_grid("duel", "ER,EER,ERR", {}, ["evil=random,righteous=heuristic", "evil=heuristic"], games=2)
+    assert [(c.lineup, c.bots) for c in grid.cells] == [
+        ("ER", ("random", "heuristic")), ("ER", ("heuristic", "heuristic")),
+        ("EER", ("random", "random", "heuristic")), ("EER", ("heuristic", "heuristic", "heuristic")),
+        ("ERR", ("random", "heuristic", "heuristic")), ("ERR", ("heuristic", "heuristic", "heuristic"))]
+    assert grid.cells[2].label.endswith("random,random,heuristic")
 
 
 def test_set_parsing() -> None:

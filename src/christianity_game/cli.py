@@ -788,8 +788,9 @@ def lab(
         "--set", help="A setting and its values to compare (repeatable): evilInterrupt=0,1 soloFee=1,2,3.")] = None,
     variants: Annotated[Optional[str], typer.Option(help=VARIANTS_HELP + " Every cell plays them; --set may vary them.")] = None,
     bots: Annotated[Optional[list[str]], typer.Option(
-        help="Bots: one level for every seat or one a seat (heuristic, random, search, search:50ms, search:300it); repeat to compare. "
-             "Default: heuristic.")] = None,
+        help="Bots: one level for every seat, one a seat, or one a side (evil=search:4it,righteous=heuristic: "
+             "fits every line-up) (levels: easy, normal, hard, heuristic, random, search:50ms, search:300it, "
+             "mcts:200ms, mcts:500it); repeat to compare. Default: heuristic.")] = None,
     games: Annotated[int, typer.Option(help="Games a cell.")] = 1000,
     seed: Annotated[int, typer.Option(help="Run seed: game i of every cell has seed game_seed(seed, i).")] = 0,
     out: Annotated[Path, typer.Option(
@@ -917,7 +918,8 @@ def tune(
         "--set", help="A setting axis every trial plays (repeatable), as in lab: evilInterrupt=1,0. "
                       "A variant set here is not searched.")] = None,
     bots: Annotated[Optional[list[str]], typer.Option(
-        help="Bot pairings (repeatable), as in lab: heuristic, or search:NNit (slow). Default: heuristic.")] = None,
+        help="Bot pairings (repeatable), as in lab: heuristic, search:NNit (slow), or one a side: "
+             "evil=search:4it,righteous=heuristic. Default: heuristic.")] = None,
     games: Annotated[int, typer.Option(help="Games a cell in each trial.")] = 60,
     trials: Annotated[int, typer.Option(
         help="Complete trials the study should hold (the stored ones count: a rerun resumes).")] = 30,

@@ -228,9 +228,11 @@ def build_grid(mode: str = "duel", lineups: Sequence[str] | str = ("ER",), axes:
             raise LabError("--bots needs a bot level, e.g. heuristic or random")
         for level in levels:
             try:
-                make_bot(level, 0)
+                make_bot(level.partition("=")[2] if "=" in level else level, 0)
             except ValueError as exc:
                 raise LabError(str(exc)) from None
+        if any("=" in level for level in levels):
+            _bots_by_side(levels)   # checked here, resolved per line-up below
         bot_lineups.append(levels)
     if len(set(bot_lineups)) != len(bot_lineups):
         raise LabError("a bot line-up is listed twice")
@@ -264,7 +266,8 @@ def build_grid(mode: str = "duel", lineups: Sequence[str] | str = ("ER",), axes:
                     settings = settings.updated({"max_turns": DUEL_TURN_CAP})
             except ValueError as exc:
                 raise LabError(f"bad settings {chosen}: {exc}") from None
-            for levels in bot_lineups:
+            for given in bot_lineups:
+                levels = _seat_levels(given, lineup)
                 if len(levels) not in (1, len(lineup)):
                     raise LabError(f"bots {','.join(levels)}: give one level for every seat or one a seat "
                                    f"({len(lineup)} for line-up {lineup})")
@@ -275,6 +278,31 @@ def build_grid(mode: str = "duel", lineups: Sequence[str] | str = ("ER",), axes:
                 label = " · ".join([lineup, *(f"{k}={v}" for k, v in chosen.items()), ",".join(levels)])
                 cells.append(CellSpec(mode, lineup, levels, settings.to_dict(), chosen, seed, label))
     return Grid(cells, games, seed, notes)
+
+
+def _bots_by_side(levels: Sequence[str]) -> dict[str, str]:
+    """``("evil=search:4it", "righteous=heuristic")`` -> {side: level}: a bot pairing by side, so one
+    pairing fits every line-up of a grid (ER, EER and ERR alike). Each side is named once."""
+    sides: dict[str, str] = {}
+    for item in levels:
+        side, sep, level = item.partition("=")
+        side = side.strip().lower()
+        if not sep or side not in ("evil", "righteous") or not level.strip():
+            raise LabError(f"bots {','.join(levels)}: a pairing by side names each side once, "
+                           "e.g. evil=search:4it,righteous=heuristic (not a level a seat as well)")
+        if side in sides:
+            raise LabError(f"bots {','.join(levels)}: the {side} side is named twice")
+        sides[side] = level.strip()
+    return sides
+
+
+def _seat_levels(given: tuple[str, ...], lineup: str) -> tuple[str, ...]:
+    """The bot levels of one cell: ``given`` as it is, or a pairing by side resolved seat by seat
+    for ``lineup`` (a side the pairing does not name plays the heuristic)."""
+    if not any("=" in level for level in given):
+        return given
+    sides = _bots_by_side(given)
+    return tuple(sides.get("evil" if letter == "E" else "righteous", "heuristic") for letter in lineup)
 
 
 # ---------------------------------------------------------------------------------------- one game
