@@ -16,3 +16,6 @@ from scenario import Scenario  # noqa: E402
 def scenario() -> type[Scenario]:
     """The Scenario class: ``s = scenario(mode="coop", lineup="RR", phase="main")``."""
     return Scenario
+
+
+pytest_plugins = ["pg_fixture"]   # pg_cluster, pg_url, database: a throwaway PostgreSQL (tests/pg_fixture.py)

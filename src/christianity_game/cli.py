@@ -1224,6 +1224,10 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     data: Annotated[Optional[Path], typer.Option(
         help="Folder of the SQLite file (default: $CHRISTIANITY_GAME_DATA or ./data).")] = None,
+    database: Annotated[Optional[str], typer.Option(
+        help="Where games are stored: postgresql://user@host/db (PostgreSQL, see docs/deploy.md), or a SQLite "
+             "file (a path or sqlite:///path). Default: $CHRISTIANITY_GAME_DATABASE, else the SQLite file of "
+             "--data.")] = None,
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before each move, so people can follow.")] = 0.3,
     public_url: Annotated[Optional[str], typer.Option(
         help="The address other devices reach this server at (e.g. http://192.168.1.20:8000): the rules "
@@ -1237,7 +1241,7 @@ def serve(
              "collectors.")] = "text",
     log_level: Annotated[str, typer.Option(help="Least level logged: debug, info, warning, error.")] = "info",
 ) -> None:
-    """Run the game server: lobby, seats, WebSocket play, games stored in SQLite."""
+    """Run the game server: lobby, seats, WebSocket play, games stored in SQLite or PostgreSQL."""
     if log_format not in ("text", "json"):
         _fail("--log-format must be text or json")
     if log_level.lower() not in ("debug", "info", "warning", "error", "critical"):
@@ -1263,6 +1267,13 @@ def serve(
         _fail(f"the server is not available: {exc}", 1)
     if data is not None and data.exists() and not data.is_dir():
         _fail(f"--data: {data} is not a folder")
+    if database is not None:
+        from .server.store import StoreError, is_postgres, sqlite_location
+        if not is_postgres(database):
+            try:
+                sqlite_location(database, data or Path("data"))
+            except StoreError as exc:
+                _fail(str(exc))
     from .native import engine_build
     if log_format == "json":   # every line on stderr is then a JSON object, this one too
         from .server import logs
@@ -1271,7 +1282,7 @@ def serve(
     else:
         typer.echo(f"rules engine: {engine_build()}", err=True)
     run_server(host=host, port=port, data_dir=str(data) if data is not None else None, bot_delay=bot_delay,
-               log_level=log_level.lower(), log_format=log_format)
+               log_level=log_level.lower(), log_format=log_format, database=database)
 
 
 # ---------------------------------------------------------------------------------------- ladder

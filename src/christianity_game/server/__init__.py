@@ -34,7 +34,7 @@ WS_MAX_FRAME = 1 << 20
 def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, bot_delay: float = 0.3, *,
         limits: "Limits | None" = None, log_level: str = "info", compression: bool = False,
         synchronous: str | None = None, allowed_origins: "list[str] | tuple[str, ...]" = (),
-        allow_chosen_seeds: bool = False, log_format: str = "text") -> None:
+        allow_chosen_seeds: bool = False, log_format: str = "text", database: str | None = None) -> None:
     """Serve the game server until interrupted.
 
     ``data_dir`` holds the SQLite file (default ``$CHRISTIANITY_GAME_DATA`` or ``./data``);
@@ -44,7 +44,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
     (also survives power loss, one fsync per action). ``allowed_origins``: pages of other sites
     allowed to open WebSockets; ``allow_chosen_seeds``: a creator's seed even in a duel between people.
     ``log_level`` and ``log_format`` (``text`` or ``json``: one object a line) set the log lines of
-    the server and of uvicorn (server/logs.py).
+    the server and of uvicorn (server/logs.py). ``database``: a PostgreSQL URL
+    (``postgresql://user@host/db``) or a SQLite file instead of the data folder's (server/store.py).
     """
     import uvicorn
 
@@ -59,7 +60,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
     folder = Path(data_dir) if data_dir is not None else default_data_dir()
     # freeze_gc: the server process owns its garbage collector; see GameServer._freeze
     app = create_app(folder, bot_delay=bot_delay, limits=lim, synchronous=synchronous, freeze_gc=True,
-                     allowed_origins=allowed_origins, allow_chosen_seeds=allow_chosen_seeds)
+                     allowed_origins=allowed_origins, allow_chosen_seeds=allow_chosen_seeds, database=database)
     ping = lim.ws_ping_s if lim.ws_ping_s > 0 else None
     pong = lim.ws_ping_timeout_s if ping and lim.ws_ping_timeout_s > 0 else None
     # http: uvicorn's h11 protocol with head and body deadlines and a per-address cap (server/guard.py);

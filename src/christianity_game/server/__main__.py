@@ -17,6 +17,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--data-dir", default=None, help="default: $CHRISTIANITY_GAME_DATA or ./data")
+    p.add_argument("--database", default=None, metavar="URL",
+                   help="where games are stored: postgresql://user@host/db (PostgreSQL), or a SQLite file (a path "
+                        "or sqlite:///path); default $CHRISTIANITY_GAME_DATABASE, else the data folder's SQLite file")
     p.add_argument("--bot-delay", type=float, default=0.3, help="seconds before each bot action")
     p.add_argument("--log-level", default="info")
     p.add_argument("--log-format", default="text", choices=["text", "json"],
@@ -41,24 +44,30 @@ def main(argv: list[str] | None = None) -> None:
                          metavar="N", help=f"default {getattr(base, name)}")
     a = p.parse_args(argv)
     if a.backup:
-        backup(a.data_dir, a.backup)
+        backup(a.data_dir, a.backup, a.database)
         return
     given = {name: getattr(a, name) for name in LIMIT_FLAGS if getattr(a, name, None) is not None}
     limits = dataclasses.replace(base, **given) if given else None
     run(a.host, a.port, a.data_dir, a.bot_delay, limits=limits, log_level=a.log_level,
         compression=a.compression, synchronous=a.sync, allowed_origins=a.allow_origin,
-        allow_chosen_seeds=a.allow_chosen_seeds, log_format=a.log_format)
+        allow_chosen_seeds=a.allow_chosen_seeds, log_format=a.log_format, database=a.database)
 
 
-def backup(data_dir: str | None, target: str) -> None:
-    """Copy the database of ``data_dir`` to ``target`` with SQLite's online backup."""
+def backup(data_dir: str | None, target: str, database: str | None = None) -> None:
+    """Copy the SQLite database of ``data_dir`` (or the file ``database`` names) to ``target`` with
+    SQLite's online backup. A PostgreSQL database is backed up with ``pg_dump`` instead."""
+    import os
     import sqlite3
     from pathlib import Path
 
     from .app import default_data_dir
-    from .store import DB_NAME
+    from .store import DATABASE_ENV, is_postgres, sqlite_location
 
-    src_path = (Path(data_dir) if data_dir is not None else default_data_dir()) / DB_NAME
+    database = database or os.environ.get(DATABASE_ENV) or None
+    if is_postgres(database):
+        raise SystemExit("--backup copies a SQLite database; back up PostgreSQL with pg_dump (docs/deploy.md)")
+    folder, name = sqlite_location(database, Path(data_dir) if data_dir is not None else default_data_dir())
+    src_path = folder / name
     if not src_path.exists():
         raise SystemExit(f"no database at {src_path}")
     src = sqlite3.connect(f"file:{src_path}?mode=ro", uri=True)

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from . import protocol as P
 from .core import RAW_SEND, Conn, GameServer, Limits, LobbyError
 from .logs import game_log
-from .store import StoreError
+from .store import DATABASE_ENV, DatabaseError, StoreError, StoreUnavailable, is_postgres, sqlite_location
 from .web import link_base
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -124,8 +124,12 @@ VARIANTS_ENV = "CHRISTIANITY_GAME_VARIANTS"
 def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limits: Limits | None = None,
                synchronous: str | None = None, freeze_gc: bool = False, allow_chosen_seeds: bool = False,
                allowed_origins: Iterable[str] = (), public_url: str | None = None,
-               default_variants: str | None = None) -> FastAPI:
+               default_variants: str | None = None, database: str | None = None) -> FastAPI:
     """The server app for one data folder (opened when the app starts, closed when it stops).
+
+    ``database``: where the games are stored (default ``$CHRISTIANITY_GAME_DATABASE``, which
+    ``serve --database`` sets): a PostgreSQL URL (``postgresql://user@host/db``), a SQLite file (a path
+    or ``sqlite:///path``), or none: the SQLite file of the data folder (server/store.py).
 
     ``allow_chosen_seeds``: accept a creator's seed even in a duel between people (tests only).
     ``allowed_origins``: pages of other sites allowed to open WebSockets (``*``: any).
@@ -143,12 +147,15 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
     origins = tuple(allowed_origins)
     folder = Path(data_dir) if data_dir is not None else default_data_dir()
     sync = synchronous or os.environ.get("CHRISTIANITY_GAME_SYNC", "NORMAL")
+    db = database or os.environ.get(DATABASE_ENV) or None
+    # one server per store: a SQLite store's folder is locked here; PostgreSQL's lock is the store's own
+    lock_dir = None if is_postgres(db) else sqlite_location(db, folder)[0]
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        fd = _lock(folder)
+        fd = _lock(lock_dir) if lock_dir is not None else None
         server = GameServer(folder, bot_delay=bot_delay, limits=limits, synchronous=sync, freeze_gc=freeze_gc,
-                            allow_chosen_seeds=allow_chosen_seeds, default_variants=variants)
+                            allow_chosen_seeds=allow_chosen_seeds, default_variants=variants, database=db)
         app.state.server = server
         server.start()
         try:
@@ -158,7 +165,8 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             if pool is not None:
                 pool.shutdown()
             await server.stop()
-            os.close(fd)
+            if fd is not None:
+                os.close(fd)
 
     app = FastAPI(title="Christianity Strategy Card Game server",
                   description="Lobby API. The game itself is played over the WebSocket `/ws/{game_id}`: "
@@ -175,7 +183,9 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
 
     @app.exception_handler(sqlite3.DatabaseError)
-    async def storage_damaged(request: Request, exc: sqlite3.DatabaseError) -> JSONResponse:
+    @app.exception_handler(DatabaseError)       # PostgreSQL's errors (server/store_pg.py)
+    @app.exception_handler(StoreUnavailable)    # the database out of reach for now
+    async def storage_damaged(request: Request, exc: Exception) -> JSONResponse:
         log.error("STORAGE: %s %s failed: %s", request.method, request.url.path, exc)
         return JSONResponse({"code": "storage_error", "message": f"the server's storage failed ({exc}); "
                              "the operator has been told"}, status_code=503)

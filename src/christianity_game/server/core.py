@@ -24,7 +24,6 @@ import hmac
 import json
 import logging
 import secrets
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +42,7 @@ from ..engine.record import RecordError, UnsupportedRules, check_record
 from ..engine.settings import Settings
 from . import protocol as P
 from .logs import game_log
-from .store import GameRow, SeatRow, Store, StoreError
+from .store import DATABASE_ERRORS, GameRow, GameStore, SeatRow, StoreError, open_store
 
 log = logging.getLogger("christianity_game.server")
 
@@ -489,18 +488,19 @@ class BotScheduler:
 
 # --------------------------------------------------------------------------- the server
 class GameServer:
-    """All games of one data folder."""
+    """All games of one data folder, or of the database ``database`` names (server/store.py:
+    a PostgreSQL URL, or a SQLite file; none: the SQLite file of ``data_dir``)."""
 
     def __init__(self, data_dir: str | Path, bot_delay: float = 0.3, limits: Limits | None = None,
                  synchronous: str = "NORMAL", freeze_gc: bool = False, allow_chosen_seeds: bool = False,
-                 default_variants: str = "") -> None:
+                 default_variants: str = "", database: str | None = None) -> None:
         self.data_dir = Path(data_dir)
         self.default_variants = default_variants   # serve --variants: a new duel's variants unless it names its own
         self.bot_delay = float(bot_delay)
         self.freeze_gc = freeze_gc
         self.allow_chosen_seeds = allow_chosen_seeds
         self.limits = limits or Limits()
-        self.store = Store(self.data_dir, synchronous)
+        self.store: GameStore = open_store(database, self.data_dir, synchronous)
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
         if self.store.problems:   # a failed integrity check: find the games whose rows are damaged
@@ -681,7 +681,7 @@ class GameServer:
             record = dict(row.head)
             record["actions"] = self.store.actions(game_id)
             self.store.set_flags(game_id, parked=False, archived=False)   # resident again
-        except (sqlite3.DatabaseError, StoreError, ValueError) as exc:
+        except DATABASE_ERRORS + (StoreError, ValueError) as exc:
             msg = f"game {game_id}: its stored rows are damaged ({exc})"
             game_log(game_id).error("STORAGE: %s; it is marked unavailable", msg)
             self.broken[game_id] = msg
@@ -749,7 +749,7 @@ class GameServer:
                     conn.error("game_unavailable", why)
                     conn.close(1011, "game_unavailable")
             self.store.write_manifest()
-        except (OSError, sqlite3.DatabaseError) as exc:
+        except DATABASE_ERRORS + (OSError,) as exc:
             log.error("STORAGE: the store could not be checked against its manifest: %s", exc)
         self.storage_problems.extend(self.store.problems[seen:])
 

@@ -1,4 +1,11 @@
-"""SQLite storage: every game as its record, one row per accepted action (stdlib sqlite3, WAL).
+"""Storage: every game as its record, one row per accepted action; two stores behind one interface.
+
+:class:`GameStore` is what the server needs of its storage; :func:`open_store` opens the one that
+``serve --database`` names: SQLite (:class:`SqliteStore`, this module: stdlib sqlite3, WAL, the
+embedded default) or PostgreSQL (:class:`~christianity_game.server.store_pg.PostgresStore`, psycopg 3).
+Both hold the same schema, built by the numbered migrations in ``server/migrations/`` (see
+:mod:`christianity_game.server.migrate`), and behave the same: an action is committed (durable)
+before the server acknowledges it.
 
 A game is stored as the head of its record (everything ``Game.to_record()`` holds except the
 actions: format, version, mode, line-up, seed, settings, decks, deck files, position) plus one row
@@ -6,6 +13,8 @@ per accepted action, appended and committed before the server acknowledges the a
 game is replaying its record. Seat tokens are stored only as SHA-256 hashes.
 
 All calls happen on the server's event-loop thread; each append is one autocommit INSERT.
+
+The rest of this docstring is about the SQLite store (PostgreSQL's own checks: server/store_pg.py).
 
 Damage is loud: on open the store runs SQLite's ``quick_check`` and notices a write-ahead log that
 vanished after an unclean stop (``problems``); a game whose rows cannot be read is reported by
@@ -34,59 +43,17 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Protocol
 
-SCHEMA_VERSION = 2
+from .migrate import SCHEMA_VERSION_TABLE, migrations
+
+SCHEMA_VERSION = 2   # the newest migration (server/migrations/): both stores' folders end here
 DB_NAME = "games.sqlite3"
 RUNNING_MARK = "server.running"   # present while a server has the store open; left behind by a crash
 MANIFEST_NAME = "games.manifest.json"   # what the store should hold (see the module docstring)
 MANIFEST_VERSION = 1
 
 log = logging.getLogger("christianity_game.server.store")
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS games (
-    id             TEXT PRIMARY KEY,
-    created        REAL NOT NULL,
-    head           TEXT NOT NULL,            -- the game record without its actions (JSON)
-    options        TEXT NOT NULL,            -- name, listed, scenario (JSON)
-    spectator_hash TEXT NOT NULL,
-    finished       INTEGER NOT NULL DEFAULT 0,
-    result         TEXT                      -- JSON, once the game is over
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id    TEXT NOT NULL REFERENCES games(id),
-    seat       INTEGER NOT NULL,
-    kind       TEXT NOT NULL,                -- human | bot
-    bot        TEXT,                         -- the bot level of a bot seat
-    token_hash TEXT,                         -- SHA-256 of a human seat's token
-    claimed    INTEGER NOT NULL DEFAULT 0,   -- someone connected with the link or joined
-    name       TEXT,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id TEXT NOT NULL,
-    n       INTEGER NOT NULL,                -- 0-based index in the record's action list
-    action  TEXT NOT NULL,                   -- the action as JSON
-    at      REAL NOT NULL,
-    PRIMARY KEY (game_id, n)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS games_open ON games(finished);
-"""
-
-# Columns added in schema 2 (older files gain them on open).
-_COLUMNS_2 = {
-    "owner": "TEXT",                              # keyed hash of the creator's address (quotas)
-    "people": "INTEGER",                          # human seats (0: a bots-only game)
-    "archived": "INTEGER NOT NULL DEFAULT 0",     # abandoned: not listed, not loaded at start
-    "parked": "INTEGER NOT NULL DEFAULT 0",       # evicted while waiting for a person: not loaded at start
-    "touched": "REAL",                            # last activity known to the store
-}
-
 
 @dataclass(slots=True)
 class SeatRow:
@@ -111,16 +78,114 @@ class GameRow:
 
 
 class StoreError(RuntimeError):
-    """The data folder cannot be used (locked by another server, unreadable, newer schema)."""
+    """The data folder or database cannot be used (locked by another server, unreadable, newer schema)."""
 
 
-class Store:
+class DatabaseError(Exception):
+    """A database error of a store other than SQLite (PostgreSQL's, translated by its store): the
+    server treats it as it treats ``sqlite3.DatabaseError`` (the game's rows cannot be read)."""
+
+
+class StoreUnavailable(RuntimeError):
+    """The database cannot be reached just now (PostgreSQL stopped, the connection lost, a query
+    cancelled): the request fails (``storage_error``, 503) and nothing is marked damaged; the next
+    call tries to reconnect."""
+
+
+#: What the server catches as "the stored rows cannot be read" from either store.
+DATABASE_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError, DatabaseError)
+
+
+class GameStore(Protocol):
+    """What the server (server/core.py) needs of its storage; :class:`SqliteStore` and
+    :class:`~christianity_game.server.store_pg.PostgresStore` provide it with the same meaning.
+
+    Every write is committed when its call returns (the server acknowledges an action only after
+    ``append_action`` returned). Problems found by the store's own checks are sentences in
+    ``problems`` (also logged at ERROR); ``check_manifest`` returns the games found not to hold what
+    was acknowledged (the server marks them unavailable)."""
+
+    kind: str              # "sqlite" or "postgresql"
+    problems: list[str]
+    store_id: str
+
+    def damaged_games(self) -> dict[str, str]: ...
+    def check_manifest(self, live: dict[str, int] | None = None) -> dict[str, str]: ...
+    def write_manifest(self) -> None: ...
+    def check_wal(self) -> bool: ...
+    def checkpoint_elsewhere(self) -> None: ...
+    def backup(self, target: str | Path) -> Path: ...
+    def close(self) -> None: ...
+    def get_meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+    def secret(self, key: str) -> bytes: ...
+    def create_game(self, game_id: str, head: dict[str, Any], options: dict[str, Any], spectator_hash: str,
+                    seats: list[SeatRow], owner: str | None = None) -> None: ...
+    def append_action(self, game_id: str, n: int, action: dict[str, Any]) -> None: ...
+    def finish(self, game_id: str, result: dict[str, Any]) -> None: ...
+    def set_flags(self, game_id: str, *, parked: bool | None = None, archived: bool | None = None,
+                  touched: float | None = None) -> None: ...
+    def count_live(self, owner: str | None = None, bots_only: bool = False) -> int: ...
+    def abandoned(self, before: float, limit: int = 500) -> list[str]: ...
+    def claim(self, game_id: str, seat: int, token_hash: str | None = None, name: str | None = None) -> None: ...
+    def game(self, game_id: str) -> GameRow | None: ...
+    def games(self, finished: bool | None = None, resident: bool = False) -> Iterator[GameRow]: ...
+    def open_games(self, limit: int = 100) -> list[GameRow]: ...
+    def actions(self, game_id: str) -> list[dict[str, Any]]: ...
+
+
+#: ``serve --database`` and ``create_app(database=...)`` default to this environment variable.
+DATABASE_ENV = "CHRISTIANITY_GAME_DATABASE"
+
+
+def is_postgres(database: str | None) -> bool:
+    """Whether ``database`` names a PostgreSQL database (``postgresql://...`` or ``postgres://...``)."""
+    return bool(database) and str(database).startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_location(database: str | None, data_dir: str | Path) -> tuple[Path, str]:
+    """Where a SQLite store lives: (its folder, its file's name). No ``database``: ``data_dir`` and
+    ``games.sqlite3``; a path or ``sqlite:///path`` names the file (``sqlite:///games.db`` relative,
+    ``sqlite:////srv/games.db`` absolute, as SQLAlchemy reads them), an existing folder names the
+    folder; the file's folder holds the manifest, the running mark and the lock."""
+    if not database:
+        return Path(data_dir), DB_NAME
+    text = str(database)
+    if text.startswith("sqlite://"):
+        text = text[len("sqlite://"):]
+        if not text.startswith("/"):
+            raise StoreError(f"a SQLite database is sqlite:///PATH (three slashes, then the file), not {database!r}")
+        text = text[1:]   # as SQLAlchemy reads it: sqlite:///relative/path, sqlite:////absolute/path
+    elif "://" in text:
+        raise StoreError(f"--database: {database!r} is neither a PostgreSQL URL (postgresql://...) nor a SQLite "
+                         "file (a path or sqlite:///path)")
+    path = Path(text)
+    if path.is_dir():
+        return path, DB_NAME
+    return path.parent, path.name
+
+
+def open_store(database: str | None, data_dir: str | Path, synchronous: str = "NORMAL",
+               check: bool = True) -> GameStore:
+    """The store ``database`` names: a PostgreSQL URL opens :class:`PostgresStore`; nothing, a path or
+    ``sqlite:///path`` opens :class:`SqliteStore` (in ``data_dir`` when nothing is named)."""
+    if is_postgres(database):
+        from .store_pg import PostgresStore
+        return PostgresStore(str(database), check=check)
+    folder, name = sqlite_location(database, data_dir)
+    return SqliteStore(folder, synchronous, check, db_name=name)
+
+
+class SqliteStore:
     """The SQLite file of one data folder."""
 
-    def __init__(self, data_dir: str | Path, synchronous: str = "NORMAL", check: bool = True) -> None:
+    kind = "sqlite"
+
+    def __init__(self, data_dir: str | Path, synchronous: str = "NORMAL", check: bool = True,
+                 db_name: str = DB_NAME) -> None:
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.path = self.data_dir / DB_NAME
+        self.path = self.data_dir / db_name
         sync = synchronous.upper()
         if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise StoreError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
@@ -144,12 +209,6 @@ class Store:
                           "cleanly, yet its write-ahead log is gone): actions acknowledged since the last "
                           "checkpoint may be lost; clients that saw them are refused with state_lost")
         self.db = self._connect()
-        self.db.executescript(_SCHEMA)
-        version = self.get_meta("schema_version")
-        if version is None:
-            self.set_meta("schema_version", str(SCHEMA_VERSION))
-        elif int(version) > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer server (schema {version} > {SCHEMA_VERSION})")
         self._migrate()
         #: this database's identity (the manifest names it: a database emptied or replaced has another)
         self.store_id = self.get_meta("store_id") or ""
@@ -176,16 +235,47 @@ class Store:
         self.problems.append(text)
 
     def _migrate(self) -> None:
-        have = {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
-        for name, decl in _COLUMNS_2.items():
-            if name not in have:
-                self.db.execute(f"ALTER TABLE games ADD COLUMN {name} {decl}")
-        if "people" not in have:
-            self.db.execute("UPDATE games SET people=(SELECT COUNT(*) FROM seats s WHERE s.game_id=games.id "
-                            "AND s.kind='human'), touched=created")
-        self.db.execute("CREATE INDEX IF NOT EXISTS games_owner ON games(owner, finished, archived)")
-        if self.get_meta("schema_version") != str(SCHEMA_VERSION):
-            self.set_meta("schema_version", str(SCHEMA_VERSION))
+        """Apply the migrations (server/migrations/sqlite/) this file lacks, each in one transaction
+        with its ``schema_version`` row; ``meta.schema_version`` follows (what servers from before
+        the numbered migrations read). A file from before them records its version only in ``meta``:
+        the versions up to it count as applied. A file newer than this server is refused, untouched."""
+        db = self.db
+        files = migrations("sqlite")
+        has = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        applied: set[int] = set()
+        if "schema_version" in has:
+            applied = {int(r[0]) for r in db.execute("SELECT version FROM schema_version")}
+        old = self.get_meta("schema_version") if "meta" in has else None
+        if not applied and old is not None:
+            applied = set(range(1, int(old) + 1))
+        top = max(applied, default=0)
+        if top > len(files):
+            raise StoreError(f"{self.path} was written by a newer server (schema {top} > {len(files)})")
+        db.execute(SCHEMA_VERSION_TABLE["sqlite"])
+        recorded = {int(r[0]) for r in db.execute("SELECT version FROM schema_version")}
+        for v in sorted(applied - recorded):
+            db.execute("INSERT INTO schema_version(version, name, applied) VALUES (?, ?, ?)",
+                       (v, files[v - 1].name + " (recorded before numbered migrations)", time.time()))
+        for mig in files:
+            if mig.version in applied:
+                continue
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for stmt in mig.statements:
+                    try:
+                        db.execute(stmt)
+                    except sqlite3.OperationalError as exc:
+                        if "duplicate column name" in str(exc):   # added by an older server's interrupted upgrade
+                            continue
+                        raise
+                db.execute("INSERT INTO schema_version(version, name, applied) VALUES (?, ?, ?)",
+                           (mig.version, mig.name, time.time()))
+                db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(mig.version),))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            log.info("%s: schema migrated to version %d (%s)", self.path.name, mig.version, mig.name)
 
     def _quick_check(self) -> None:
         """SQLite's quick_check: every page readable and well-formed. Problems are logged."""
@@ -558,3 +648,7 @@ class Store:
                 raise StoreError(f"game {game_id}: action {i} is missing from the store")
             out.append(json.loads(text))
         return out
+
+
+#: The SQLite store's former name (kept for callers and tests that name it).
+Store = SqliteStore
