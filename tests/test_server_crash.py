@@ -7,7 +7,8 @@ the server. The server is killed with SIGKILL while actions are in flight, and a
 game waits for a person (then the keyed digest of each whole game must be the same after the
 restart). Clients check as they go that a reconnect never goes back and resends exactly the
 missed events; at the end every game is over, and every action a client saw acknowledged is in
-the game's record at its place.
+the game's record at its place. On both stores (``database``: the data folder's SQLite file, then a
+PostgreSQL database of tests/pg_fixture.py's cluster, which keeps running while the server is killed).
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, data_dir: Path, port: int) -> None:
+    def __init__(self, data_dir: Path, port: int, database: str | None = None) -> None:
         self.data_dir = data_dir
         self.port = port
+        self.database = database   # None: the data folder's SQLite file; else a PostgreSQL URL
         self.url = f"http://127.0.0.1:{port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = open(data_dir / "server.log", "ab")
@@ -51,7 +53,8 @@ class Server:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "christianity_game.server", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data-dir", str(self.data_dir), "--bot-delay", "0", "--log-level", "warning"],
+             "--data-dir", str(self.data_dir), "--bot-delay", "0", "--log-level", "warning",
+             *(["--database", self.database] if self.database else [])],
             stdout=self.log, stderr=self.log, env=env)
 
     async def ready(self, http: httpx.AsyncClient, timeout: float = 30.0) -> None:
@@ -125,8 +128,8 @@ async def digests(http: httpx.AsyncClient, url: str, games: list[dict[str, Any]]
     return out
 
 
-async def scenario(tmp_path: Path) -> None:
-    server = Server(tmp_path, free_port())
+async def scenario(tmp_path: Path, database: str | None = None) -> None:
+    server = Server(tmp_path, free_port(), database)
     server.start()
     clients: list[SeatClient] = []
     done = asyncio.Event()
@@ -203,5 +206,7 @@ async def scenario(tmp_path: Path) -> None:
         server.stop()
 
 
-def test_kill_9_mid_game_resumes_every_game_exactly(tmp_path: Path) -> None:
-    asyncio.run(asyncio.wait_for(scenario(tmp_path), timeout=150))
+def test_kill_9_mid_game_resumes_every_game_exactly(tmp_path: Path, database: str | None) -> None:
+    asyncio.run(asyncio.wait_for(scenario(tmp_path, database), timeout=150))
+    if database is not None:   # the games lived in PostgreSQL, not beside the server
+        assert not (tmp_path / "games.sqlite3").exists()

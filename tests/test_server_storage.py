@@ -150,18 +150,24 @@ def test_the_online_backup_copies_a_live_data_folder(tmp_path: Path, capsys: Any
         assert app.get("/healthz").json()["storage_problems"] == []
 
 
-def test_rows_found_damaged_while_serving_mark_only_that_game_unavailable(tmp_path: Path, monkeypatch: Any) -> None:
-    with running(tmp_path) as app:
+def test_rows_found_damaged_while_serving_mark_only_that_game_unavailable(tmp_path: Path, monkeypatch: Any,
+                                                                          database: str | None) -> None:
+    """On both stores: SQLite's "malformed" error, and PostgreSQL's data_corrupted (XX001) as its store
+    raises it (a DatabaseError)."""
+    from christianity_game.server.store import DatabaseError
+    with running(tmp_path, database=database) as app:
         bad = create(app, mode="coop", lineup="RR", seed=SEED)
         good = create(app, mode="coop", lineup="RR", seed=SEED)
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         srv = app.app.state.server
         srv.rooms.pop(bad["game_id"], None)
         real = srv.store.actions
 
         def actions(game_id: str) -> list[dict[str, Any]]:
             if game_id == bad["game_id"]:
-                raise sqlite3.DatabaseError("database disk image is malformed")
+                if database is None:
+                    raise sqlite3.DatabaseError("database disk image is malformed")
+                raise DatabaseError("DataCorrupted: invalid page in block 7 of relation base/16384/16390 (malformed)")
             return real(game_id)  # type: ignore[no-any-return]
         monkeypatch.setattr(srv.store, "actions", actions)
         with ws(app, bad["game_id"]) as a:

@@ -1,7 +1,8 @@
 """Games outlive upgrades, on the server: a stored game is resumed exactly after the card data and
 the rules version change, or reported as not resumable (listed as such, record still downloadable,
 its players told why when they connect) when the engine no longer plays the rules it was stored
-under. Never a silent difference, never a failure half-way."""
+under. Never a silent difference, never a failure half-way. On both stores (``database``: SQLite,
+then PostgreSQL; tests/pg_fixture.py)."""
 
 from __future__ import annotations
 
@@ -27,9 +28,9 @@ def _changed_starter() -> CardSet:
     return CardSet(cards, dict(base.decks))
 
 
-def _stored_game(data: Path) -> tuple[dict[str, Any], tuple[Any, ...]]:
+def _stored_game(data: Path, database: str | None) -> tuple[dict[str, Any], tuple[Any, ...]]:
     """A co-op game with two people, three actions in: its creation answer and its snapshot."""
-    with running(data) as app:
+    with running(data, database=database) as app:
         game = create(app, mode="coop", lineup="RR", seed=41)
         t0 = game["seats"][0]["token"]
         with ws(app, game["game_id"]) as a:
@@ -42,15 +43,15 @@ def _stored_game(data: Path) -> tuple[dict[str, Any], tuple[Any, ...]]:
     return game, snap
 
 
-def test_a_game_is_resumed_exactly_after_cards_and_rules_change(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    game, before = _stored_game(tmp_path)
+def test_a_game_is_resumed_exactly_after_cards_and_rules_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                database: str | None) -> None:
+    game, before = _stored_game(tmp_path, database)
     # the upgrade: new card data, rules version 2 that still plays rules 1 behind the version
     now = versions.RULES_VERSION
     monkeypatch.setattr(engine_game, "starter_set", _changed_starter)
     monkeypatch.setattr(versions, "RULES_VERSION", now + 1)
     monkeypatch.setattr(versions, "RULES_PLAYED", (*versions.RULES_PLAYED, now + 1))
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         summary = app.get(f"/api/games/{game['game_id']}").json()
         assert summary["resumable"] is True and summary["status_note"] is None
         assert snapshot(app, game) == before
@@ -61,13 +62,13 @@ def test_a_game_is_resumed_exactly_after_cards_and_rules_change(tmp_path: Path,
 
 
 def test_a_game_under_rules_no_longer_played_is_kept_listed_and_downloadable(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    game, before = _stored_game(tmp_path)
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str | None) -> None:
+    game, before = _stored_game(tmp_path, database)
     gid = game["game_id"]
     now = versions.RULES_VERSION
     monkeypatch.setattr(versions, "RULES_VERSION", now + 1)
     monkeypatch.setattr(versions, "RULES_PLAYED", (now + 1,))
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         summary = app.get(f"/api/games/{gid}").json()
         assert summary["resumable"] is False
         note = summary["status_note"]
