@@ -28,12 +28,13 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NoReturn
 
 import pytest
 
 PG_BIN_ENV = "CHRISTIANITY_GAME_PG_BIN"
 SUPERUSER = "postgres"
+DEBIAN_PG = Path("/usr/lib/postgresql")   # Debian's versions, each with its bin/
 
 
 def on_ci() -> bool:
@@ -57,7 +58,7 @@ def find_pg_bin() -> Path | None:
 
     def version(d: Path) -> tuple[int, ...]:
         return tuple(int(x) for x in re.findall(r"\d+", d.parent.name)) or (0,)
-    for d in sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=version, reverse=True):
+    for d in sorted(DEBIAN_PG.glob("*/bin"), key=version, reverse=True):
         if usable(d):
             return d
     return None
@@ -159,17 +160,21 @@ class PgCluster:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
+def missing_postgres() -> NoReturn:
+    """No PostgreSQL to test against: a failure on CI, a skip with the reason elsewhere."""
+    why = (f"PostgreSQL is not installed (no initdb and postgres in ${PG_BIN_ENV}, on PATH or in "
+           f"{DEBIAN_PG}/*/bin): 'scripts/setup.sh dev' installs Debian's postgresql (apt-get install postgresql)")
+    if on_ci():
+        pytest.fail("CI runs the PostgreSQL tests: " + why, pytrace=False)
+    pytest.skip(why)
+
+
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[PgCluster]:
     """A running PostgreSQL cluster for this test session (see the module docstring)."""
     bindir = find_pg_bin()
     if bindir is None:
-        why = (f"PostgreSQL is not installed (no initdb and postgres in ${PG_BIN_ENV}, on PATH or in "
-               "/usr/lib/postgresql/*/bin): 'scripts/setup.sh dev' installs Debian's postgresql "
-               "(apt-get install postgresql)")
-        if on_ci():
-            pytest.fail("CI runs the PostgreSQL tests: " + why, pytrace=False)
-        pytest.skip(why)
+        missing_postgres()
     cluster = PgCluster(bindir)
     try:
         cluster.start()

@@ -323,3 +323,26 @@ def test_a_second_server_on_the_same_postgresql_database_is_refused(pg_url: str,
             GameServer(tmp_path, database=pg_url)
     finally:
         first.close()
+
+
+# ---------------------------------------------------------------------------- the fixture itself
+def test_without_postgresql_ci_fails_and_a_local_run_skips(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import pg_fixture
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv(pg_fixture.PG_BIN_ENV, raising=False)
+    monkeypatch.setattr(pg_fixture, "DEBIAN_PG", tmp_path / "nothing")
+    assert pg_fixture.find_pg_bin() is None
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI runs the PostgreSQL tests: PostgreSQL is not installed"):
+        pg_fixture.missing_postgres()
+    for local in ("", "false"):
+        monkeypatch.setenv("CI", local)
+        with pytest.raises(pytest.skip.Exception, match="scripts/setup.sh dev"):
+            pg_fixture.missing_postgres()
+    # and the binaries are found in Debian's folders
+    fake = tmp_path / "pg" / "15" / "bin"
+    fake.mkdir(parents=True)
+    for name in ("initdb", "postgres"):
+        (fake / name).write_text("")
+    monkeypatch.setattr(pg_fixture, "DEBIAN_PG", tmp_path / "pg")
+    assert pg_fixture.find_pg_bin() == fake
