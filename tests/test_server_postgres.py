@@ -236,6 +236,33 @@ def test_a_lost_connection_is_reconnected_not_damage(pg_url: str, caplog: Any) -
         s.close()
 
 
+def test_postgresql_batches_commit_together_or_not_at_all(pg_url: str) -> None:
+    """``batch()``: the writer's group commit (server/writer.py) on PostgreSQL."""
+    s = PostgresStore(pg_url)
+    try:
+        s.create_game("g", {"mode": "solo"}, {}, "sp", seats(1))
+        with s.batch():
+            for i in range(3):
+                s.append_action("g", i, {"type": "Pass", "i": i})
+            with psycopg.connect(pg_url, autocommit=True) as other:   # not visible before the commit
+                assert other.execute("SELECT COUNT(*) FROM actions").fetchone() == (0,)
+        assert len(s.actions("g")) == 3
+        with pytest.raises(Exception):
+            with s.batch():
+                s.append_action("g", 3, {"type": "Pass", "i": 3})
+                s.append_action("g", 0, {"type": "something else"})   # taken: the whole batch is rolled back
+        assert len(s.actions("g")) == 3
+        # one by one afterwards (as the writer does): the same action at the same place is stored,
+        # as if a lost commit had stored it; another one is refused
+        s.append_action("g", 2, {"type": "Pass", "i": 2})
+        with pytest.raises(Exception):
+            s.append_action("g", 2, {"type": "Pass", "i": 99})
+        s.append_action("g", 3, {"type": "Pass", "i": 3})
+        assert [a["i"] for a in s.actions("g")] == [0, 1, 2, 3]
+    finally:
+        s.close()
+
+
 def test_an_unreachable_database_is_a_clear_start_failure(pg_cluster: Any) -> None:
     url = f"postgresql://postgres@127.0.0.1:{pg_cluster.port}/no_such_database"
     with pytest.raises(StoreError, match="cannot be reached"):

@@ -43,6 +43,7 @@ Other PostgreSQL errors are raised as :class:`~christianity_game.server.store.Da
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -94,6 +95,7 @@ class PostgresStore:
         self._checked = False
         self._closed = False
         self._lock_lost = False
+        self._in_batch = False   # inside batch(): statements join its transaction, nothing is retried
         try:
             self.db = self._connect()
         except StoreUnavailable as exc:
@@ -162,8 +164,10 @@ class PostgresStore:
 
         A lost connection is retried once on a new one (``retry``) and is otherwise
         :class:`StoreUnavailable`; any other PostgreSQL error is :class:`DatabaseError`."""
+        if self._in_batch:
+            retry = False
         for attempt in range(2 if retry else 1):
-            db = self._connection()
+            db = self.db if self._in_batch else self._connection()
             try:
                 cur = db.execute(sql, args)
                 return cur.fetchall() if cur.description is not None else []
@@ -177,6 +181,24 @@ class PostgresStore:
             except psycopg.Error as exc:
                 raise DatabaseError(f"{type(exc).__name__}: {exc}") from exc
         raise AssertionError("unreachable")
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction around several calls (the writer's group commit, server/writer.py): they
+        are committed together when the block ends, or not at all. Nothing inside is retried; a
+        connection lost inside, or at the commit, is :class:`StoreUnavailable` (the caller then
+        writes them one by one: ``append_action`` finds the rows a lost commit may still have stored)."""
+        db = self._connection()
+        self._in_batch = True
+        try:
+            with db.transaction():
+                yield
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            raise StoreUnavailable(f"{self.where}: a batch could not be committed ({exc})") from exc
+        except psycopg.Error as exc:
+            raise DatabaseError(f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            self._in_batch = False
 
     def _problem(self, text: str) -> None:
         log.error("STORAGE: %s", text)
@@ -344,8 +366,19 @@ class PostgresStore:
         """Append action ``n`` (0-based) of a game; committed (synchronous_commit on) when this returns."""
         text = json.dumps(action, separators=(",", ":"))
         sql = "INSERT INTO actions(game_id, n, action, at) VALUES (%s, %s, %s, %s)"
+        if self._in_batch:
+            self._run(sql, (game_id, n, text, time.time()), retry=False)
+            return
         try:
             self._run(sql, (game_id, n, text, time.time()), retry=False)
+        except DatabaseError as exc:
+            # already there? (a batch whose commit was cut off may have stored it): the same action
+            # at the same place is stored; another one is refused
+            if not isinstance(exc.__cause__, psycopg.errors.UniqueViolation):
+                raise
+            rows = self._run("SELECT action FROM actions WHERE game_id=%s AND n=%s", (game_id, n))
+            if not rows or rows[0][0] != text:
+                raise
         except StoreUnavailable:
             # cut off mid-INSERT: it may have committed. Look on a new connection (this raises
             # StoreUnavailable again if the database is still out of reach)
