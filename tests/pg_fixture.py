@@ -149,7 +149,7 @@ class PgCluster:
 
     def stop(self, remove: bool = True) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)   # fast shutdown
+            self.proc.send_signal(signal.SIGQUIT)   # immediate shutdown: the cluster is thrown away, no checkpoint
             try:
                 self.proc.wait(30)
             except subprocess.TimeoutExpired:

@@ -1,5 +1,6 @@
 """The lobby API: create a game (mode, line-up, settings, decks, bots, scenario), list open games,
-join a seat; the placeholder page, static files and API docs."""
+join a seat; the placeholder page, static files and API docs. On both stores (``database``: SQLite,
+then PostgreSQL; tests/pg_fixture.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from christianity_game.server.protocol import CreatedGame, GameSummary, Joined
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Any:
-    with running(tmp_path) as client:
+def app(tmp_path: Path, database: str | None) -> Any:
+    with running(tmp_path, database=database) as client:
         yield client
 
 
@@ -162,19 +163,19 @@ def test_home_page_docs_and_static_files(app: Any) -> None:
     assert health["ok"] is True
 
 
-def test_a_second_server_on_the_same_data_folder_is_refused(tmp_path: Path) -> None:
-    with running(tmp_path):
+def test_a_second_server_on_the_same_data_folder_is_refused(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database):
         with pytest.raises(Exception, match="another server"):
-            with running(tmp_path):
+            with running(tmp_path / "elsewhere" if database else tmp_path, database=database):
                 pass
 
 
 @pytest.mark.parametrize("name", ["duel-1v1", "combo-finale"])
-def test_a_duel_scenario_game_is_played_stored_and_resumed(tmp_path: Path, name: str) -> None:
+def test_a_duel_scenario_game_is_played_stored_and_resumed(tmp_path: Path, name: str, database: str | None) -> None:
     from christianity_game.scenarios import scenario
 
     sc = scenario(name)
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         game = create(app, scenario=name, seed=5)
         assert (game["mode"], game["lineup"]) == (sc.mode, sc.lineup)
         seats = [s for s in game["seats"] if s["kind"] == "human"]
@@ -193,7 +194,7 @@ def test_a_duel_scenario_game_is_played_stored_and_resumed(tmp_path: Path, name:
                 assert a.act(actor["token"], v["state_id"], v["pending"][0])["ack"]
         before = app.get(f"/api/games/{game['game_id']}/digest").json()
         assert before["state_id"] > 0
-    with running(tmp_path) as app:   # its record (position and all) replays after a restart
+    with running(tmp_path, database=database) as app:   # its record (position and all) replays after a restart
         assert app.get(f"/api/games/{game['game_id']}/digest").json() == before
 
 

@@ -33,9 +33,23 @@ def _mirror(game: dict[str, Any], actions: list[dict[str, Any]] = ()) -> Game:  
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Any:
-    with running(tmp_path) as client:
+def app(tmp_path: Path, database: str | None) -> Any:
+    """The server on each store in turn (SQLite, then PostgreSQL: tests/pg_fixture.py)."""
+    with running(tmp_path, database=database) as client:
         yield client
+
+
+def stored_actions(tmp_path: Path, database: str | None, game_id: str) -> list[tuple[int, str]]:
+    """A game's action rows as the database holds them, read on a connection of their own."""
+    if database is None:
+        db = sqlite3.connect(tmp_path / "games.sqlite3")
+        try:
+            return [(int(n), str(a)) for n, a in db.execute("SELECT n, action FROM actions WHERE game_id=?", (game_id,))]
+        finally:
+            db.close()
+    import psycopg
+    with psycopg.connect(database) as pg:
+        return [(int(n), str(a)) for n, a in pg.execute("SELECT n, action FROM actions WHERE game_id=%s", (game_id,))]
 
 
 @pytest.fixture
@@ -86,7 +100,7 @@ def test_unknown_game_is_refused_and_closed(app: Any) -> None:
 
 # --------------------------------------------------------------------------- accepted actions
 def test_accepted_action_is_stored_then_pushed_to_every_connection(app: Any, rr: dict[str, Any],
-                                                                  tmp_path: Path) -> None:
+                                                                  tmp_path: Path, database: str | None) -> None:
     t0, t1, ts = tokens(rr)
     gid = rr["game_id"]
     with ws(app, gid) as a, ws(app, gid) as b, ws(app, gid) as s:
@@ -95,9 +109,7 @@ def test_accepted_action_is_stored_then_pushed_to_every_connection(app: Any, rr:
         up0 = a.act(t0, 0, action, ref="r1")
         up1, ups = b.recv(), s.recv()
         # committed before acknowledged: the row is there when the ack arrives
-        db = sqlite3.connect(tmp_path / "games.sqlite3")
-        rows = db.execute("SELECT n, action FROM actions WHERE game_id=?", (gid,)).fetchall()
-        db.close()
+        rows = stored_actions(tmp_path, database, gid)
     assert rows and rows[0][0] == 0 and len(rows) == 1
     assert (up0["type"], up0["ack"], up0["ref"], up0["by"], up0["state_id"]) == ("update", True, "r1", 0, 1)
     assert (up1["ack"], up1["ref"], ups["ack"]) == (False, None, False)
@@ -461,8 +473,8 @@ def test_a_slow_reader_is_dropped_instead_of_holding_up_the_game() -> None:
 
 
 # --------------------------------------------------------------------------- persistence
-def test_a_restarted_server_resumes_every_game_where_it_was(tmp_path: Path) -> None:
-    with running(tmp_path) as app:
+def test_a_restarted_server_resumes_every_game_where_it_was(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED, bots={"1": "random"})
         token = game["seats"][0]["token"]
         with ws(app, game["game_id"]) as a:
@@ -475,7 +487,7 @@ def test_a_restarted_server_resumes_every_game_where_it_was(tmp_path: Path) -> N
             while not view["pending"]:
                 view = a.recv()["view"]
         before = snapshot(app, game)
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         assert snapshot(app, game) == before
         with ws(app, game["game_id"]) as a:
             w = a.hello(token, state_id=view["state_id"])
@@ -494,13 +506,16 @@ def test_settings_take_the_url_parameter_names(app: Any) -> None:
     assert view["settings"] == expected
 
 
-def test_an_action_that_cannot_be_stored_is_not_applied(app: Any, rr: dict[str, Any]) -> None:
+def test_an_action_that_cannot_be_stored_is_not_applied(app: Any, rr: dict[str, Any], database: str | None) -> None:
+    from christianity_game.server.store import StoreUnavailable
     t0, _, _ = tokens(rr)
     store = app.app.state.server.store
     real = store.append_action
 
     def full_disk(*args: Any) -> None:
-        raise sqlite3.OperationalError("database or disk is full")
+        if database is None:
+            raise sqlite3.OperationalError("database or disk is full")
+        raise StoreUnavailable("the connection to postgresql://postgres@127.0.0.1/t was lost")
 
     with ws(app, rr["game_id"]) as a:
         view = a.hello(t0)["view"]
