@@ -373,3 +373,57 @@ def test_without_postgresql_ci_fails_and_a_local_run_skips(monkeypatch: pytest.M
         (fake / name).write_text("")
     monkeypatch.setattr(pg_fixture, "DEBIAN_PG", tmp_path / "pg")
     assert pg_fixture.find_pg_bin() == fake
+
+
+# ---------------------------------------------------------------------------- the command line
+def test_serve_database_postgresql_stores_the_games_there(pg_url: str, tmp_path: Path) -> None:
+    """``christianity-game serve --database postgresql://...`` as a real process: the game it creates
+    is a row of that database, and nothing is written into the data folder."""
+    import os
+    import subprocess
+    import sys
+
+    import httpx
+    from test_server_crash import ROOT, free_port
+
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    log = open(tmp_path / "serve.log", "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "christianity_game", "serve", "--port", str(port), "--data",
+                             str(tmp_path / "data"), "--database", pg_url, "--bot-delay", "0",
+                             "--log-level", "warning"], stdout=log, stderr=log, env=env, cwd=tmp_path)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, (tmp_path / "serve.log").read_text()
+            try:
+                if httpx.get(url + "/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            time.sleep(0.1)
+        game = httpx.post(url + "/api/games", json={"mode": "solo", "lineup": "R"}, timeout=10).json()
+        with psycopg.connect(pg_url) as db:
+            assert db.execute("SELECT COUNT(*) FROM games WHERE id=%s", (game["game_id"],)).fetchone() == (1,)
+        assert httpx.get(url + "/healthz", timeout=5).json()["ok"] is True
+    finally:
+        proc.terminate()
+        proc.wait(20)
+        log.close()
+    assert not (tmp_path / "data" / "games.sqlite3").exists()
+
+
+def test_serve_refuses_a_database_it_cannot_use() -> None:
+    from typer.testing import CliRunner
+
+    from christianity_game.cli import app as cli_app
+    r = CliRunner().invoke(cli_app, ["serve", "--database", "mysql://db.example/games"])
+    assert r.exit_code != 0 and "neither a PostgreSQL URL" in r.output
+
+
+def test_the_online_backup_points_postgresql_to_pg_dump(tmp_path: Path) -> None:
+    from christianity_game.server.__main__ import main as server_main
+    with pytest.raises(SystemExit, match="pg_dump"):
+        server_main(["--database", "postgresql://nobody@127.0.0.1:1/none", "--backup", str(tmp_path / "x")])
