@@ -470,3 +470,21 @@ def test_report_plots_win_rate_against_search_budget(tmp_path: Path) -> None:
     points = strength_points(rep.stats)
     assert {(p.side, p.budget) for p in points} == {("Evil", 3.0), ("Righteous", 3.0), ("Evil", 0.0),
                                                      ("Righteous", 0.0)}
+
+
+def test_the_terminal_table_shows_a_duels_pace(tmp_path: Path) -> None:
+    """``lab`` without --json prints, per duel cell, the round-limit share, rounds (median / p90) and
+    Evil's first-turn decisions beside the win rate (issue 21's length targets); co-op has no Evil."""
+    db = tmp_path / "pace.sqlite"
+    result = runner.invoke(app, ["lab", "--out", str(db), "--games", "3", "--lineup", "ER", "--set", "roundLimit=4",
+                                 "--backend", "serial", "--seed", "4"], env={"COLUMNS": "240"})
+    assert result.exit_code == 0, result.output
+    for column in ("round limit", "rounds med/p90", "Evil's 1st turn"):
+        assert column in result.output
+    stats = load_stats(db)[0].to_json()
+    assert f"{stats['rounds']['median']:.0f}/{stats['rounds']['p90']:.0f}" in result.output
+    assert f"{stats['first_evil_turn_decisions']['median']:.0f} decisions" in result.output
+    coop = runner.invoke(app, ["lab", "--mode", "coop", "--lineup", "RR", "--out", str(tmp_path / "coop.sqlite"),
+                               "--games", "2", "--backend", "serial"], env={"COLUMNS": "240"})
+    assert coop.exit_code == 0, coop.output
+    assert "rounds med/p90" not in coop.output and "R win rate" in coop.output

@@ -894,15 +894,22 @@ def lab(
     table = Table(title=f"{mode} · {games} games a cell · seed {seed}", title_style="bold")
     table.add_column("cell", justify="right", no_wrap=True)
     table.add_column("variant", overflow="fold", min_width=16)
-    for col in ("R win rate", "95 % CI", "turn cap", "turns", "score R:E"):
+    duel = mode == "duel"
+    pace = ("round limit", "rounds med/p90", "Evil's 1st turn") if duel else ()
+    for col in ("R win rate", "95 % CI", "turn cap", *pace, "turns", "score R:E"):
         table.add_column(col, justify="right", no_wrap=True)
     for c in stats:
         lo, hi = c.ci
         t = c.turns_summary()
         r = sum(c.score_r) / c.games if c.games else 0.0
         e = sum(c.score_e) / c.games if c.games else 0.0
-        table.add_row(str(c.id), c.label, f"{100 * c.win_rate:.1f} %", f"{100 * lo:.1f}–{100 * hi:.1f} %",
-                      f"{100 * c.capped_share:.1f} %", f"{t['mean']:.1f}", f"{r:.0f}:{e:.0f}")
+        cells = [f"{100 * c.win_rate:.1f} %", f"{100 * lo:.1f}–{100 * hi:.1f} %", f"{100 * c.capped_share:.1f} %"]
+        if duel:   # the pace of a duel (issue 21's length targets), as in the report
+            data = c.to_json()
+            rounds, first = data["rounds"], data["first_evil_turn_decisions"]
+            cells += [f"{100 * c.round_limit_share:.1f} %", f"{rounds['median']:.0f}/{rounds['p90']:.0f}",
+                      "–" if first.get("median") is None else f"{first['median']:.0f} decisions"]
+        table.add_row(str(c.id), c.label, *cells, f"{t['mean']:.1f}", f"{r:.0f}:{e:.0f}")
     console.print(table)
     for note in grid.notes:
         console.print(Text(note, style="dim"))

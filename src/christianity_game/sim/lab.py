@@ -391,6 +391,9 @@ def game_row(cell_id: int, index: int, seed: int, game: Any, locked: int = -1, f
     winner = res.winner if res is not None else None
     reason = res.reason if res is not None else "unfinished"
     rounds = min(game.round, game.settings.max_rounds) if game.mode.has_round_limit else game.round
+    if reason.startswith("round limit"):
+        # the roundLimit variant ends the duel as round N + 1 would start: N rounds were played
+        rounds = min(rounds, game.settings.round_limit)
     score_r, score_e = game.score
     maturity = sum(s.maturity for s in game.state.seats if s.side == "righteous")
     kinds = game.event_counts   # every event the game emitted, by kind (with or without a log)
