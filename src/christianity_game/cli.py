@@ -675,7 +675,8 @@ def simulate(
     scenario: Annotated[Optional[str], typer.Option(help="A duel scenario by name; sets mode and line-up.")] = None,
     games: Annotated[int, typer.Option(help="How many games to play.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the run (each game's seed is derived from it).")] = 0,
-    bots: Annotated[str, typer.Option(help="Bot level for every seat, or one a seat: heuristic,random,search (search:50ms, search:2000it).")] = "heuristic",
+    bots: Annotated[str, typer.Option(help="Bot level for every seat, or one a seat: easy, normal, hard (the levels a player picks), heuristic, random, "
+                                               "or a bot with a budget (search:50ms, search:2000it, mcts:200ms, mcts:500it).")] = "heuristic",
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="A setting as key=value (repeatable).")] = None,
     variants: Annotated[Optional[str], typer.Option(help=VARIANTS_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print only JSON on stdout.")] = False,
@@ -698,7 +699,7 @@ def simulate(
         _fail(str(exc))
     levels = [b.strip() for b in bots.split(",") if b.strip()]
     if not levels:
-        _fail("--bots needs a bot level: heuristic, random or search")
+        _fail("--bots needs a bot level: easy, normal, hard, heuristic, random, search:50ms or mcts:200ms")
     if len(levels) not in (1, len(lineup)):
         _fail(f"--bots takes one level for every seat or one a seat ({len(lineup)}), not {len(levels)}")
     for level in levels:

@@ -419,7 +419,8 @@ class CreateGame(BaseModel):
     scenario: Optional[str] = Field(None, description="A duel scenario name: its mode, line-up and settings "
                                                       "(over these), fresh or from its prepared position.")
     bots: dict[int, str] = Field(default_factory=dict,
-                                 description="Seat -> bot level (random, heuristic); other seats are people.")
+                                 description="Seat -> bot level (easy, normal, hard, heuristic, random, or a budget "
+                                             "such as mcts:200ms); other seats are people.")
     name: Optional[str] = Field(None, max_length=80, description="A title shown in the lobby.")
     listed: bool = Field(True, description="Show the game in the open-games list while it has an open seat.")
     access: dict[int, Literal["invited", "open"]] = Field(default_factory=dict, description=(
