@@ -599,7 +599,8 @@ def play(
     seed: Annotated[Optional[int], typer.Option(
         help="Seed of the shuffles: the same seed deals the same game. Default: a new deal each time "
              "(its seed is printed, to replay it).")] = None,
-    bot: Annotated[str, typer.Option(help="Bot level for bot seats: heuristic, random, search or search:<budget> (search:50ms, search:2000it).")] = "heuristic",
+    bot: Annotated[str, typer.Option(help="Bot level for bot seats: easy, normal, hard, heuristic, random, or a budget "
+                                             "(search:50ms, search:2000it, mcts:200ms, mcts:500it).")] = "heuristic",
     bots: Annotated[Optional[str], typer.Option(
         help="Seats played by bots, numbered from 1, e.g. 2 or 1,2. Default: every seat is a person (hot-seat).")] = None,
     all_bots: Annotated[bool, typer.Option("--all-bots", help="Bots play every seat (watch a game).")] = False,
