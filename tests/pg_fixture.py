@@ -25,6 +25,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -64,6 +65,28 @@ def find_pg_bin() -> Path | None:
     return None
 
 
+#: Run beside the cluster: if the test process dies without stopping it (killed by a timeout, say),
+#: stop postgres (immediate shutdown) and remove its folder, so that no cluster outlives its tests.
+WATCHDOG = """
+import os, shutil, signal, sys, time
+parent, pg, root = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+while True:
+    time.sleep(1)
+    try:
+        os.kill(parent, 0)
+    except ProcessLookupError:
+        break
+try:
+    os.kill(pg, signal.SIGQUIT)
+    for _ in range(100):
+        os.kill(pg, 0)
+        time.sleep(0.1)
+except ProcessLookupError:
+    pass
+shutil.rmtree(root, ignore_errors=True)
+"""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -81,6 +104,7 @@ class PgCluster:
         self.logfile = self.root / "postgres.log"
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
+        self.watchdog: subprocess.Popen[bytes] | None = None
         self._names = itertools.count(1)
         self.run_as: dict[str, Any] = {}
         if os.geteuid() == 0:   # postgres refuses root: the cluster is another user's
@@ -113,6 +137,8 @@ class PgCluster:
                 cwd=self.root, stdout=log, stderr=log, **self.run_as)
             log.close()
             if self._ready():
+                self.watchdog = subprocess.Popen([sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.proc.pid),
+                                                  str(self.root)], start_new_session=True)
                 return
             self.stop(remove=False)
         raise RuntimeError("postgres did not start:\n" + self.log_tail())
@@ -148,6 +174,10 @@ class PgCluster:
             return ""
 
     def stop(self, remove: bool = True) -> None:
+        if self.watchdog is not None:
+            self.watchdog.kill()
+            self.watchdog.wait(10)
+            self.watchdog = None
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGQUIT)   # immediate shutdown: the cluster is thrown away, no checkpoint
             try:
