@@ -27,8 +27,10 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from ..cards.loader import starter_set
+from ..cards.params import card_param, is_card_param_name, with_card_changes
 from ..engine.actions import Pass
 from ..engine.settings import Settings
 from .simulate import game_seed, play_one
@@ -139,10 +141,14 @@ class CellSpec:
     grid: dict[str, str]           # what the grid set, as given (for labels)
     seed: int
     label: str
+    cards: dict[str, int] = field(default_factory=dict)   # card changes (cards/params.py): name -> value
 
     def to_json(self) -> dict[str, Any]:
-        return {"mode": self.mode, "lineup": self.lineup, "bots": list(self.bots), "settings": self.settings,
+        spec = {"mode": self.mode, "lineup": self.lineup, "bots": list(self.bots), "settings": self.settings,
                 "seed": self.seed}
+        if self.cards:   # only then: a cell without card changes keeps the key it always had
+            spec["cards"] = dict(self.cards)
+        return spec
 
     @property
     def bots_arg(self) -> str | list[str]:
@@ -237,8 +243,19 @@ def build_grid(mode: str = "duel", lineups: Sequence[str] | str = ("ER",), axes:
     if len(set(bot_lineups)) != len(bot_lineups):
         raise LabError("a bot line-up is listed twice")
     axes = dict(axes or {})
-    # each value on its own first, so the message names the one that is wrong
+    # each value on its own first, so the message names the one that is wrong; an axis named like
+    # cost.<card> / copies.<card> / resistance.<card> changes the duel Evil deck's card data
+    card_axes: dict[str, list[int]] = {}
     for key, values in axes.items():
+        if is_card_param_name(key):
+            if mode != "duel":
+                raise LabError(f"--set {key}: card parameters are the duel Evil deck's; this is a {mode} grid")
+            try:
+                param = card_param(key)
+                card_axes[key] = [param.parse(v) for v in values]
+            except ValueError as exc:
+                raise LabError(f"bad card parameter {key}: {exc}") from None
+            continue
         for v in values:
             try:
                 Settings().updated({key: v})
@@ -260,8 +277,9 @@ def build_grid(mode: str = "duel", lineups: Sequence[str] | str = ("ER",), axes:
             raise LabError(f"line-up {lineup}: {exc}") from None
         for combo in itertools.product(*(axes[k] for k in keys)):
             chosen = dict(zip(keys, combo))
+            changes = {k: card_axes[k][axes[k].index(v)] for k, v in chosen.items() if k in card_axes}
             try:
-                settings = Settings().updated(chosen)
+                settings = Settings().updated({k: v for k, v in chosen.items() if k not in card_axes})
                 if capped:
                     settings = settings.updated({"max_turns": DUEL_TURN_CAP})
             except ValueError as exc:
@@ -272,11 +290,12 @@ def build_grid(mode: str = "duel", lineups: Sequence[str] | str = ("ER",), axes:
                     raise LabError(f"bots {','.join(levels)}: give one level for every seat or one a seat "
                                    f"({len(lineup)} for line-up {lineup})")
                 try:
-                    Game.new(mode=mode, lineup=lineup, seed=game_seed(seed, 0), settings=settings)
+                    Game.new(mode=mode, lineup=lineup, seed=game_seed(seed, 0), settings=settings,
+                             card_set=with_card_changes(starter_set(), changes) if changes else None)
                 except ValueError as exc:
                     raise LabError(f"{mode} {lineup}: {exc}") from None
                 label = " · ".join([lineup, *(f"{k}={v}" for k, v in chosen.items()), ",".join(levels)])
-                cells.append(CellSpec(mode, lineup, levels, settings.to_dict(), chosen, seed, label))
+                cells.append(CellSpec(mode, lineup, levels, settings.to_dict(), chosen, seed, label, changes))
     return Grid(cells, games, seed, notes)
 
 
@@ -411,8 +430,22 @@ def play_cell_game(spec: dict[str, Any], index: int, watch: LockWatch | None = N
     """Play game ``index`` of a cell (``spec`` as :meth:`CellSpec.to_json`): the Game itself."""
     settings = Settings.from_dict(spec["settings"])
     bots = spec["bots"]
+    changes = spec.get("cards") or {}
     return play_one(spec["mode"], spec["lineup"], game_seed(spec["seed"], index),
-                    bots[0] if len(bots) == 1 else list(bots), settings, watch=watch, log=False)
+                    bots[0] if len(bots) == 1 else list(bots), settings, watch=watch, log=False,
+                    card_set=_changed_cards(changes) if changes else None)
+
+
+def _changed_cards(changes: Mapping[str, int]) -> Any:
+    """The starter set with a cell's card changes, made once a worker process (a cell's games share it)."""
+    key = json.dumps(dict(changes), sort_keys=True)
+    found = _CHANGED.get(key)
+    if found is None:
+        found = _CHANGED[key] = with_card_changes(starter_set(), changes)
+    return found
+
+
+_CHANGED: dict[str, Any] = {}
 
 
 def play_cell_row(cell_id: int, spec: dict[str, Any], index: int) -> tuple[Any, tuple[Any, ...]]:
@@ -545,8 +578,13 @@ def cell_spec(conn: sqlite3.Connection, cell_id: int) -> dict[str, Any]:
         n = conn.execute("SELECT COUNT(*) FROM cells").fetchone()[0]
         raise LabError(f"there is no cell {cell_id} in this database (cells 1 to {n})")
     mode, lineup, bots, settings, seed, label, code, grid = row
-    return {"mode": mode, "lineup": lineup, "bots": bots.split(","), "settings": json.loads(settings),
-            "seed": seed, "label": label, "code": code, "grid": json.loads(grid)}
+    given = json.loads(grid)
+    spec = {"mode": mode, "lineup": lineup, "bots": bots.split(","), "settings": json.loads(settings),
+            "seed": seed, "label": label, "code": code, "grid": given}
+    changes = {k: card_param(k).parse(str(v)) for k, v in given.items() if is_card_param_name(k)}
+    if changes:   # the grid's card axes are the cell's card changes
+        spec["cards"] = changes
+    return spec
 
 
 def fetch_rows(conn: sqlite3.Connection, cell_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..bots.base import make_bot, play_out
+from ..cards.loader import CardSet
 from ..engine.game import Game
 from ..engine.rng import Rng
 from ..engine.settings import Settings
@@ -77,16 +78,17 @@ class SimResult:
 
 def play_one(mode: str, lineup: str, seed: int, bots: str | list[str], settings: Settings | None = None,
              scenario: str | None = None, watch: Callable[[Game, int, list[Any]], None] | None = None,
-             log: bool = True) -> Game:
+             log: bool = True, card_set: CardSet | None = None) -> Game:
     """One game with bots in every seat; ``bots`` is one level for all seats or one a seat
     (``watch``: see :func:`~christianity_game.bots.base.play_out`; ``log=False``: the game keeps
-    no event log, as the lab's games do)."""
+    no event log, as the lab's games do; ``card_set``: cards other than the starter set's, e.g.
+    the lab's card changes)."""
     if scenario is not None:
         from ..scenarios import scenario as find_scenario
         game = find_scenario(scenario).new_game(seed=seed, settings=settings)
         lineup = game.lineup
     else:
-        game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings, log=log)
+        game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings, log=log, card_set=card_set)
     levels = [bots] * len(lineup) if isinstance(bots, str) else list(bots)
     if len(levels) != len(lineup):
         raise ValueError(f"need one bot level a seat ({len(lineup)}), got {len(levels)}")

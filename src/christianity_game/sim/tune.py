@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
+from ..cards.params import CardParam, card_params, changes_sentence, find_card_param
 from ..engine.settings import Settings
 from ..engine.variants import BY_ALIAS, BY_KEY, PRESETS, VARIANTS, Variant, parse_variants, table_plays
 from .lab import RAY_CONNECT_HINT, LabError, build_grid, code_fingerprint, ray_runtime_env, run_lab
@@ -146,7 +147,31 @@ def check_targets(figures: Mapping[str, Any], departures: int, targets: Targets 
 
 
 # ---------------------------------------------------------------------------------------- the question
-def variant_choices(v: Variant) -> list[int | bool]:
+#: what the tuner searches: a play-test variant, or a card parameter of the duel Evil deck
+Tunable = Variant | CardParam
+
+
+def tunable(name: str) -> Tunable | None:
+    """The variant (by alias or Settings key) or card parameter (``copies.the-broad-way``) called
+    ``name``; None for neither. A card parameter's key and alias are both its name."""
+    name = name.strip()
+    return BY_ALIAS.get(name) or BY_KEY.get(name) or find_card_param(name)
+
+
+def _tunable(name: str) -> Tunable:
+    found = tunable(name)
+    assert found is not None, name   # names reach here checked by make_config
+    return found
+
+
+def _split_departures(departures: Mapping[str, int | bool]) -> tuple[dict[str, int | bool], dict[str, int]]:
+    """A trial's departures as (variants: Settings key -> value, card changes: name -> value)."""
+    variants = {k: v for k, v in departures.items() if k in BY_KEY}
+    cards = {k: int(v) for k, v in departures.items() if k not in BY_KEY}
+    return variants, cards
+
+
+def variant_choices(v: Tunable) -> list[int | bool]:
     """The values the tuner tries for ``v``: the printed value first, then values of its range (every
     value of a narrow range; multiples of the suggested value in a wide one)."""
     if v.kind == "bool":
@@ -172,8 +197,10 @@ def _axis_text(value: int | bool) -> str:
 
 def variants_text(values: Mapping[str, int | bool]) -> str:
     """Departures (Settings key -> value) as a ``--variants`` string (``rewardCap=2,evilHabituals=5``),
-    in the registry's order; "printed" for none."""
+    in the registry's order, then any card changes (``copies.the-broad-way=2``, in the deck's
+    order); "printed" for none."""
     parts = [f"{v.alias}={_value_text(values[v.key])}" for v in VARIANTS if v.key in values]
+    parts += [f"{p.key}={int(values[p.key])}" for p in card_params() if p.key in values]
     return ",".join(parts) or "printed"
 
 
@@ -228,14 +255,15 @@ def make_config(lineups: str | Sequence[str] = ("ER",), axes: Mapping[str, list[
     grid = build_grid("duel", lineups, axes, list(bots), games=games, seed=seed)   # LabError if bad
     set_by_axes = {Settings.ALIASES.get(k, k) for k in axes}
     if space is None:
-        chosen = [v for v in VARIANTS if v.key not in set_by_axes]
+        chosen: list[Tunable] = [v for v in VARIANTS if v.key not in set_by_axes]
     else:
         chosen = []
         for name in space:
-            v = BY_ALIAS.get(name.strip()) or BY_KEY.get(name.strip())
+            v = tunable(name)
             if v is None:
                 raise TuneError(f"unknown variant {name.strip()!r} in --space "
-                                f"(variants: {', '.join(x.alias for x in VARIANTS)})")
+                                f"(variants: {', '.join(x.alias for x in VARIANTS)}; or a card parameter of the "
+                                "duel Evil deck: cost.<card>, resistance.<card>, copies.<card>)")
             if v.key in set_by_axes:
                 raise TuneError(f"--space {v.alias}: the grid's --set already sets it; search it or set it, not both")
             if v in chosen:
@@ -246,7 +274,7 @@ def make_config(lineups: str | Sequence[str] = ("ER",), axes: Mapping[str, list[
     choices = {v.alias: variant_choices(v) for v in chosen}
     for item in values or []:
         name, sep, text = item.partition("=")
-        v = BY_ALIAS.get(name.strip()) or BY_KEY.get(name.strip())
+        v = tunable(name)
         if not sep or v is None:
             raise TuneError(f"--values takes alias=v1,v2,... for a variant of the search space "
                             f"(for example rewardCap=1,2,3), not {item!r}")
@@ -255,7 +283,7 @@ def make_config(lineups: str | Sequence[str] = ("ER",), axes: Mapping[str, list[
         tried: list[int | bool] = [v.printed]
         for raw in (p.strip() for p in text.split(",") if p.strip()):
             try:
-                value = parse_variants(f"{v.alias}={raw}")[v.key]
+                value = v.parse(raw) if isinstance(v, CardParam) else parse_variants(f"{v.alias}={raw}")[v.key]
             except ValueError as exc:
                 raise TuneError(f"--values: {exc}") from None
             if value not in tried:
@@ -329,7 +357,7 @@ def play_trial(config: TuneConfig, departures: Mapping[str, int | bool], lab: La
     seed ``seed``: the cells already stored are not played again."""
     axes = dict(config.axes)
     for key, value in departures.items():
-        axes[BY_KEY[key].alias] = [_axis_text(value)]
+        axes[_tunable(key).alias] = [_axis_text(value)]   # a card change is a lab axis too
     grid = build_grid("duel", config.lineups, axes, list(config.bots), games=games, seed=seed)
     run = run_lab(grid, lab.db, backend=lab.backend, workers=lab.workers, chunk=lab.chunk, address=lab.address,
                   progress=progress)
@@ -342,7 +370,7 @@ def departures_of(config: TuneConfig, params: Mapping[str, Any]) -> dict[str, in
     """A trial's params (alias -> value) as departures (Settings key -> value, printed ones left out)."""
     out: dict[str, int | bool] = {}
     for alias in config.choices:
-        v = BY_ALIAS[alias]
+        v = _tunable(alias)
         value = params[alias]
         if value != v.printed:
             out[v.key] = value
@@ -409,10 +437,10 @@ def open_study(config: TuneConfig, study: str | Path, name: str | None = None, p
 def warm_start(config: TuneConfig) -> list[tuple[dict[str, Any], str]]:
     """The first trials of a new study: the printed rules, each variant alone at its suggested
     value, and each preset whose variants are all searched (params, and why it is tried)."""
-    printed = {alias: BY_ALIAS[alias].printed for alias in config.choices}
+    printed = {alias: _tunable(alias).printed for alias in config.choices}
     out: list[tuple[dict[str, Any], str]] = [(printed, "the printed rules")]
     for alias, tried in config.choices.items():
-        v = BY_ALIAS[alias]
+        v = _tunable(alias)
         value = v.suggested if v.suggested in tried else tried[1]
         out.append(({**printed, alias: value}, f"{alias} alone"))
     for preset, values in PRESETS.items():
@@ -622,7 +650,8 @@ class Candidate:
 
     @property
     def sentence(self) -> str:
-        return table_plays(Settings().updated(dict(self.departures)))
+        variants, cards = _split_departures(self.departures)
+        return " ".join(filter(None, [table_plays(Settings().updated(variants)), changes_sentence(cards)]))
 
     @property
     def failed(self) -> int:
@@ -794,7 +823,7 @@ def lab_command(config: TuneConfig, departures: Mapping[str, int | bool], games:
     """The ``lab`` command that plays a candidate's cells again."""
     parts = ["christianity-game lab --mode duel", f"--lineup {','.join(config.lineups)}"]
     parts += [f"--set {k}={','.join(v)}" for k, v in config.axes.items()]
-    parts += [f"--set {BY_KEY[k].alias}={_axis_text(v)}" for k, v in departures.items()]
+    parts += [f"--set {_tunable(k).alias}={_axis_text(v)}" for k, v in departures.items()]
     parts += [f"--bots {b}" for b in config.bots]
     parts += [f"--games {games}", f"--seed {seed}"]
     return " ".join(parts)
