@@ -1249,6 +1249,11 @@ def serve(
         help="Log lines as text (timestamp, level, logger, game id) or json: one JSON object a line, for log "
              "collectors.")] = "text",
     log_level: Annotated[str, typer.Option(help="Least level logged: debug, info, warning, error.")] = "info",
+    workers: Annotated[int, typer.Option(
+        help="Server processes on this port, sharing one PostgreSQL --database: each game is run by one of "
+             "them, any of them serves it (docs/deploy.md). More than 1 needs PostgreSQL.")] = 1,
+    cluster: Annotated[bool, typer.Option(
+        help="Share the PostgreSQL --database with other servers (other hosts or ports), as --workers does.")] = False,
 ) -> None:
     """Run the game server: lobby, seats, WebSocket play, games stored in SQLite or PostgreSQL."""
     if log_format not in ("text", "json"):
@@ -1270,6 +1275,14 @@ def serve(
         _fail("--port must be between 1 and 65535")
     if bot_delay < 0:
         _fail("--bot-delay cannot be negative")
+    if workers < 1:
+        _fail("--workers must be 1 or more")
+    if workers > 1 or cluster:
+        import os
+        from .server.store import DATABASE_ENV, is_postgres
+        if not is_postgres(database or os.environ.get(DATABASE_ENV)):
+            _fail("--workers above 1 and --cluster need PostgreSQL: give --database postgresql://user@host/db "
+                  "(docs/deploy.md); the SQLite default serves from one process")
     try:
         from .server import run as run_server
     except ImportError as exc:
@@ -1291,7 +1304,8 @@ def serve(
     else:
         typer.echo(f"rules engine: {engine_build()}", err=True)
     run_server(host=host, port=port, data_dir=str(data) if data is not None else None, bot_delay=bot_delay,
-               log_level=log_level.lower(), log_format=log_format, database=database)
+               log_level=log_level.lower(), log_format=log_format, database=database, workers=workers,
+               cluster=cluster)
 
 
 # ---------------------------------------------------------------------------------------- ladder

@@ -21,6 +21,10 @@ def main(argv: list[str] | None = None) -> None:
                    help="where games are stored: postgresql://user@host/db (PostgreSQL), or a SQLite file (a path "
                         "or sqlite:///path); default $CHRISTIANITY_GAME_DATABASE, else the data folder's SQLite file")
     p.add_argument("--bot-delay", type=float, default=0.3, help="seconds before each bot action")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="N server processes on one port, sharing a PostgreSQL --database (docs/deploy.md)")
+    p.add_argument("--cluster", action="store_true",
+                   help="share the PostgreSQL --database with other servers (on other hosts or ports)")
     p.add_argument("--log-level", default="info")
     p.add_argument("--log-format", default="text", choices=["text", "json"],
                    help="log lines as text (timestamp, level, game) or one JSON object a line, for log collectors")
@@ -50,7 +54,8 @@ def main(argv: list[str] | None = None) -> None:
     limits = dataclasses.replace(base, **given) if given else None
     run(a.host, a.port, a.data_dir, a.bot_delay, limits=limits, log_level=a.log_level,
         compression=a.compression, synchronous=a.sync, allowed_origins=a.allow_origin,
-        allow_chosen_seeds=a.allow_chosen_seeds, log_format=a.log_format, database=a.database)
+        allow_chosen_seeds=a.allow_chosen_seeds, log_format=a.log_format, database=a.database,
+        workers=a.workers, cluster=a.cluster)
 
 
 def backup(data_dir: str | None, target: str, database: str | None = None) -> None:

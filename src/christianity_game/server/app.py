@@ -124,7 +124,7 @@ VARIANTS_ENV = "CHRISTIANITY_GAME_VARIANTS"
 def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limits: Limits | None = None,
                synchronous: str | None = None, freeze_gc: bool = False, allow_chosen_seeds: bool = False,
                allowed_origins: Iterable[str] = (), public_url: str | None = None,
-               default_variants: str | None = None, database: str | None = None) -> FastAPI:
+               default_variants: str | None = None, database: str | None = None, cluster: bool = False) -> FastAPI:
     """The server app for one data folder (opened when the app starts, closed when it stops).
 
     ``database``: where the games are stored (default ``$CHRISTIANITY_GAME_DATABASE``, which
@@ -138,7 +138,9 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
     which ``serve --public-url`` sets).
     ``default_variants``: the duel play-test variants a new duel plays when its request names none
     (a preset such as ``recommended`` or ``alias=value`` pairs; default ``$CHRISTIANITY_GAME_VARIANTS``,
-    which ``serve --variants`` sets; none: the printed rules)."""
+    which ``serve --variants`` sets; none: the printed rules).
+    ``cluster``: this server is one of several on one PostgreSQL database (``serve --workers N``,
+    ``--cluster``; server/cluster.py); a SQLite store is refused."""
     if public_url is not None and not public_url.startswith(("http://", "https://")):
         raise ValueError("public_url must start with http:// or https://")
     from ..engine.variants import parse_variants
@@ -150,13 +152,21 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
     db = database or os.environ.get(DATABASE_ENV) or None
     # one server per store: a SQLite store's folder is locked here; PostgreSQL's lock is the store's own
     lock_dir = None if is_postgres(db) else sqlite_location(db, folder)[0]
+    if cluster and not is_postgres(db):
+        raise StoreError("several servers on one database (serve --workers N, --cluster) need PostgreSQL: "
+                         "give --database postgresql://... (docs/deploy.md); a SQLite file is one server's")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         fd = _lock(lock_dir) if lock_dir is not None else None
         server = GameServer(folder, bot_delay=bot_delay, limits=limits, synchronous=sync, freeze_gc=freeze_gc,
-                            allow_chosen_seeds=allow_chosen_seeds, default_variants=variants, database=db)
+                            allow_chosen_seeds=allow_chosen_seeds, default_variants=variants, database=db,
+                            cluster=cluster)
         app.state.server = server
+        if cluster:   # cluster hook: leases, forwarding, updates from the other processes (server/cluster.py)
+            from .cluster import Cluster
+            server.cluster = Cluster(server, str(db))
+            await server.cluster.start()
         server.start()
         try:
             yield
@@ -164,7 +174,11 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             pool = getattr(app.state, "replays", None)   # the replay viewer's worker (server/replays.py)
             if pool is not None:
                 pool.shutdown()
+            if server.cluster is not None:
+                await server.cluster.halt()
             await server.stop()
+            if server.cluster is not None:
+                await server.cluster.stop()
             if fd is not None:
                 os.close(fd)
 
@@ -202,14 +216,21 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         healthy = not (s.storage_problems or s.broken)
         return {"ok": healthy, "games_loaded": len(s.rooms), "connections": s.conns_total,
                 "loop_lag_ms": s.loop_lag_ms(), "gc": s.gc_report(), "storage_problems": s.storage_report(),
-                "unverified_state_claims": s.unverified_claims, "unavailable_games": len(s.broken)}
+                "unverified_state_claims": s.unverified_claims, "unavailable_games": len(s.broken),
+                **({"cluster": s.cluster.report()} if s.cluster is not None else {})}
 
     @app.post("/api/games", response_model=P.CreatedGame, status_code=201, responses=errors)
     async def create_game(body: P.CreateGame, request: Request) -> dict[str, Any]:
         """Create a game. Query parameters are taken as settings (`?evilInterrupt=0&soloFee=2`)."""
         extra = dict(request.query_params)
         addr = request.client.host if request.client else ""
-        return srv(request).create_game(body, extra, link_base(request), addr)
+        server = srv(request)
+        if server.cluster is not None:   # cluster hook: the creation rate counted across processes
+            await server.cluster.check_create_rate(server.owner_key(addr))
+        out = server.create_game(body, extra, link_base(request), addr)
+        if server.cluster is not None:   # cluster hook: the creating process owns the new game
+            await server.cluster.adopt(out["game_id"])
+        return out
 
     @app.get("/api/games", response_model=list[P.GameSummary])
     async def open_games(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
@@ -224,7 +245,10 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
     async def join(game_id: str, request: Request, body: P.JoinRequest | None = None) -> dict[str, Any]:
         """Take a free human seat: the answer holds the seat's token and link."""
         b = body or P.JoinRequest(seat=None, name=None)
-        return srv(request).join(game_id, b.seat, b.name, link_base(request))
+        server = srv(request)
+        if server.cluster is not None:   # cluster hook: joined on the game's owner
+            return await server.cluster.join(game_id, b.seat, b.name, link_base(request))
+        return server.join(game_id, b.seat, b.name, link_base(request))
 
     @app.get("/api/games/{game_id}/view", responses=errors)
     async def view(game_id: str, request: Request, token: str | None = Query(None),
@@ -276,6 +300,9 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             conn.close(4404, "no such game")
             await _drain(conn)
             return
+        if server.cluster is not None:   # cluster hook: a game whose owner is gone is taken over now
+            await server.cluster.adopt(game_id)
+            room = server.rooms.get(game_id, room)
         refusal = server.admit(conn, room)
         if refusal is not None:
             conn.error("too_many_connections", refusal)

@@ -27,7 +27,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from pydantic_core import to_json
@@ -43,6 +43,9 @@ from ..engine.settings import Settings
 from . import protocol as P
 from .logs import game_log
 from .store import DATABASE_ERRORS, GameRow, GameStore, SeatRow, StoreError, open_store
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger("christianity_game.server")
 
@@ -493,14 +496,16 @@ class GameServer:
 
     def __init__(self, data_dir: str | Path, bot_delay: float = 0.3, limits: Limits | None = None,
                  synchronous: str = "NORMAL", freeze_gc: bool = False, allow_chosen_seeds: bool = False,
-                 default_variants: str = "", database: str | None = None) -> None:
+                 default_variants: str = "", database: str | None = None, cluster: bool = False) -> None:
         self.data_dir = Path(data_dir)
         self.default_variants = default_variants   # serve --variants: a new duel's variants unless it names its own
         self.bot_delay = float(bot_delay)
         self.freeze_gc = freeze_gc
         self.allow_chosen_seeds = allow_chosen_seeds
         self.limits = limits or Limits()
-        self.store: GameStore = open_store(database, self.data_dir, synchronous)
+        # cluster: one of several servers on one PostgreSQL database (server/cluster.py, set by the app)
+        self.store: GameStore = open_store(database, self.data_dir, synchronous, shared=cluster)
+        self.cluster: Cluster | None = None
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
         if self.store.problems:   # a failed integrity check: find the games whose rows are damaged
@@ -589,6 +594,8 @@ class GameServer:
         """Load every unfinished game, sorting them into those resumed and those that cannot be
         (stored under rules this engine does not play, or damaged); the log says which."""
         self._freeze()
+        if self.cluster is not None:   # cluster hook: games are taken by lease (server/cluster.py)
+            return
         ids = [row.id for row in self.store.games(finished=False, resident=True)]   # not parked/archived
         for gid in ids:
             if self.closing:
@@ -1141,6 +1148,11 @@ class GameServer:
         except ValidationError as exc:
             conn.error("bad_message", _validation_text(str(kind), exc), ref)
             return
+        # cluster hook (server/cluster.py): a seat's message for a game another process owns goes to it
+        if self.cluster is not None and isinstance(msg, (P.ActionMessage, P.AdjustAnswer)) and \
+                not self.cluster.owns(room.game_id):
+            self.cluster.forward(conn, room, text, msg.ref, getattr(msg, "state_id", None))
+            return
         try:
             if isinstance(msg, P.Hello):
                 self._hello(conn, room, msg)
@@ -1394,6 +1406,8 @@ class GameServer:
                             room.game.state_id)
             return
         room.last_active = time.time()
+        if self.cluster is not None:   # cluster hook: the other processes' connections hear of it
+            self.cluster.stored(room)
         try:   # the action is stored: every connection must hear of it and the bots must wake
             self._broadcast(room, events, by, actor, ref)
         finally:
@@ -1510,6 +1524,8 @@ class GameServer:
     def kick_bots(self, room: Room) -> None:
         """Schedule the next bot move of ``room`` (after ``bot_delay``) if a bot is to move."""
         if not room.bots or self.closing or room.bot_pending or room.bot_to_move() is None:
+            return
+        if self.cluster is not None and not self.cluster.owns(room.game_id):   # cluster hook: the owner's bots
             return
         room.bot_pending = True
         loop = asyncio.get_running_loop()

@@ -47,7 +47,7 @@ from typing import Any, Iterator, Protocol
 
 from .migrate import SCHEMA_VERSION_TABLE, migrations
 
-SCHEMA_VERSION = 2   # the newest migration (server/migrations/): both stores' folders end here
+SCHEMA_VERSION = 3   # the newest migration (server/migrations/): both stores' folders end here
 DB_NAME = "games.sqlite3"
 RUNNING_MARK = "server.running"   # present while a server has the store open; left behind by a crash
 MANIFEST_NAME = "games.manifest.json"   # what the store should hold (see the module docstring)
@@ -166,12 +166,16 @@ def sqlite_location(database: str | None, data_dir: str | Path) -> tuple[Path, s
 
 
 def open_store(database: str | None, data_dir: str | Path, synchronous: str = "NORMAL",
-               check: bool = True) -> GameStore:
+               check: bool = True, shared: bool = False) -> GameStore:
     """The store ``database`` names: a PostgreSQL URL opens :class:`PostgresStore`; nothing, a path or
-    ``sqlite:///path`` opens :class:`SqliteStore` (in ``data_dir`` when nothing is named)."""
+    ``sqlite:///path`` opens :class:`SqliteStore` (in ``data_dir`` when nothing is named).
+    ``shared``: this server is one of several on the database (server/cluster.py; PostgreSQL only)."""
     if is_postgres(database):
         from .store_pg import PostgresStore
-        return PostgresStore(str(database), check=check)
+        return PostgresStore(str(database), check=check, shared=shared)
+    if shared:
+        raise StoreError("several servers on one database (serve --workers N, --cluster) need PostgreSQL "
+                         "(--database postgresql://...): a SQLite file is one server's")
     folder, name = sqlite_location(database, data_dir)
     return SqliteStore(folder, synchronous, check, db_name=name)
 

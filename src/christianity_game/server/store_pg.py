@@ -9,11 +9,13 @@ write-ahead log on disk before the server acknowledges the action: a killed game
 nothing it acknowledged, and neither does a crashed PostgreSQL (unless it runs with ``fsync = off``,
 which is logged as a warning on open).
 
-**One server per database.** The store holds a session-level advisory lock
+**One server per database, or a cluster.** The store holds a session-level advisory lock
 (``pg_try_advisory_lock``) for as long as it is open: a second server on the same database is
 refused on start ("another server is using the database"), as two servers on one SQLite folder are
-by the folder's lock. Several workers sharing a database (a lease per game, LISTEN/NOTIFY) are not
-built yet (issue 22, "Beyond one process").
+by the folder's lock. Servers started as one of several (``serve --workers N``, ``--cluster``:
+``shared``) hold the same lock *shared* instead: they start beside each other (each live game then
+has one owner, by lease: server/cluster.py) and none of them beside a lone server. Migrations run
+under a second advisory lock, so workers starting together migrate once.
 
 **Damage and the manifest.** The SQLite store keeps a manifest file beside its database because a
 SQLite file can be truncated, replaced or lose its write-ahead log under a running server without
@@ -62,6 +64,8 @@ log = logging.getLogger("christianity_game.server.store")
 
 #: The advisory lock a server holds on its database (one server per database; see the module docstring).
 LOCK_KEY = zlib.crc32(b"christianity-game server") | (1 << 32)
+#: Held while migrating (workers of a cluster start together; one migrates, the others wait).
+MIGRATE_KEY = zlib.crc32(b"christianity-game migrations") | (1 << 32)
 
 _SELECT_GAME = "SELECT id, created, head, options, spectator_hash, finished, result FROM games"
 
@@ -83,8 +87,10 @@ class PostgresStore:
 
     kind = "postgresql"
 
-    def __init__(self, url: str, check: bool = True, connect_timeout: float = 10.0, lock_wait_s: float = 5.0) -> None:
+    def __init__(self, url: str, check: bool = True, connect_timeout: float = 10.0, lock_wait_s: float = 5.0,
+                 shared: bool = False) -> None:
         self.url = url
+        self.shared = shared   # one of several servers on the database (the advisory lock held shared)
         self.where = describe(url)
         self.connect_timeout = connect_timeout
         self.lock_wait_s = lock_wait_s   # how long a start waits for the advisory lock before it is refused
@@ -125,7 +131,8 @@ class PostgresStore:
             # a server killed a moment ago may still hold the lock until PostgreSQL notices: wait a little
             deadline = time.monotonic() + self.lock_wait_s
             while True:
-                got = db.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()
+                got = db.execute("SELECT pg_try_advisory_lock_shared(%s)" if self.shared else
+                                 "SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()
                 if (got and got[0]) or time.monotonic() >= deadline:
                     break
                 time.sleep(0.1)
@@ -134,8 +141,13 @@ class PostgresStore:
             raise StoreUnavailable(f"{self.where}: {exc}") from exc
         if not got or not got[0]:
             db.close()
+            if self.shared:
+                raise StoreError(f"a server that is not one of several is using the database {self.where} (it "
+                                 "holds the server's advisory lock); stop it, or start every server with --workers "
+                                 "or --cluster")
             raise StoreError(f"another server is using the database {self.where} (it holds the server's advisory "
-                             "lock): two servers on one database would fork its games")
+                             "lock): two servers on one database would fork its games; to share one, start "
+                             "every server with --workers N or --cluster (docs/deploy.md)")
         return db
 
     def _connection(self) -> psycopg.Connection[tuple[Any, ...]]:
@@ -209,6 +221,20 @@ class PostgresStore:
         transaction with its ``schema_version`` row (the advisory lock is held: no other server
         migrates at the same time). A database newer than this server is refused, untouched."""
         files = migrations("postgresql")
+        db = self.db
+        try:
+            db.execute("SELECT pg_advisory_lock(%s)", (MIGRATE_KEY,))
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.where}: the schema could not be brought up to date: {exc}") from exc
+        try:
+            self._migrate_locked(files)
+        finally:
+            try:
+                db.execute("SELECT pg_advisory_unlock(%s)", (MIGRATE_KEY,))
+            except psycopg.Error:
+                pass
+
+    def _migrate_locked(self, files: list[Any]) -> None:
         db = self.db
         try:
             exists = db.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()

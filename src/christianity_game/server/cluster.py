@@ -1,0 +1,639 @@
+"""Several server processes on one PostgreSQL database: game leases, forwarding, updates everywhere.
+
+``serve --workers N`` (N uvicorn worker processes on one port) and ``serve --cluster`` (one process
+that shares its database with others, on this host or elsewhere) run :class:`Cluster` beside the
+:class:`~christianity_game.server.core.GameServer` of each process. The design (docs/decisions.md,
+"Several workers on one PostgreSQL database"):
+
+* **One owner per live game: a lease row.** ``leases(game_id, owner, expires_at)`` (migration 3);
+  the owner renews all its leases in one statement every :data:`TICK_S` seconds, for
+  :data:`LEASE_S` seconds at a time, with the database's clock (``now()``), so hosts' clocks do not
+  matter. Only the owner applies actions, runs the game's bots and writes its rows. A lease that
+  was not renewed (its owner was killed, or cut off from the database) is taken over by the next
+  process that needs the game or finds it orphaned: within about ``LEASE_S + TICK_S`` seconds.
+  A stale owner that still writes cannot fork a game: an action row is keyed by (game, number),
+  so its INSERT fails and its game is reloaded from the store (core's ``_stored``).
+* **Everyone else follows.** A process with a connection to a game it does not own keeps a
+  replica of it (the engine is deterministic: the stored actions, replayed, give the same state).
+  The owner announces each committed action on the channel ``cg_games`` (``a GAME COUNT SENDER``,
+  a few bytes: far from NOTIFY's 8,000-byte limit); a follower then reads the new action rows
+  from the store, applies them and sends its own connections their updates, each view built
+  there. A lost notification is made up for at the next tick (each follower's action count is
+  compared with the store's).
+* **Actions are forwarded to the owner** (``NOTIFY`` on the owner's own channel ``cg_w_ID``, with
+  the reply on the asker's): the client's message as it came, with the identity its connection
+  joined as. The owner handles it exactly as one of its own connections' (the same checks, the same
+  queue behind a commit) through a :class:`ProxyConn`, and answers what that connection was sent:
+  errors as they are, the acknowledgement as the action number it acknowledged, which the follower
+  turns into the ``update`` with ``ack: true`` when it applies that action. A lobby join
+  (``POST /api/games/{id}/join``) is forwarded the same way. When the lease is free, the asker
+  takes the game over instead (catching up from the store first) and handles it itself.
+* **Rate limits across processes.** Game creation per address is counted in the database (the
+  games an address created within ``create_burst / create_rate`` seconds, at most
+  ``create_burst``); live-game quotas were already counts of the database. The per-address HTTP
+  request rate and the WebSocket connection caps (per address and in total) are shared: each
+  process enforces its share, the limit divided by the live processes (``workers`` rows, renewed
+  with the leases), so together they hold the limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import dataclasses
+import itertools
+import json
+import logging
+import math
+import os
+import secrets
+import socket
+import time
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import psycopg
+
+from ..engine.actions import action_from_json
+from .core import Conn, LobbyError, Room
+from .guard import GuardedH11Protocol
+from .logs import game_log
+
+if TYPE_CHECKING:
+    from .core import GameServer, Limits
+
+log = logging.getLogger("christianity_game.server.cluster")
+
+CHANNEL = "cg_games"            # every committed action and seat change: "a GAME COUNT SENDER", "s GAME SENDER"
+LEASE_S = 3.0                   # how long a lease holds without renewal
+TICK_S = 0.5                    # how often leases are renewed, orphans looked for, followers checked
+FORWARD_TIMEOUT_S = 5.0         # how long a forwarded message waits for the owner's answer
+MAX_FORWARD_BYTES = 7000        # a client message forwarded through NOTIFY (its payload is capped at 8,000)
+ORPHANS_PER_TICK = 25           # games without a live lease one process takes over per tick
+WORKER_ENV = "CHRISTIANITY_GAME_WORKER"   # serve --workers: the settings each worker process starts with
+
+
+def _settled(server: "GameServer", room: Room, fn: Any, *args: Any) -> None:
+    """``fn(*args)`` once ``room`` has no action being committed (core's ``_when_settled``, where the
+    server commits off the loop; at once where it commits as it handles)."""
+    when = getattr(server, "_when_settled", None)
+    if when is None:
+        fn(*args)
+    else:
+        when(room, fn, *args)
+
+
+def _busy(room: Room) -> bool:
+    """Whether an action of ``room`` is being committed (or work waits behind one)."""
+    busy = getattr(room, "busy", None)
+    return bool(busy()) if busy is not None else False
+
+
+class ProxyConn(Conn):
+    """The owner's stand-in for a connection of another process, for one forwarded message: it
+    joins the room while the message is handled, and keeps what the connection would have been
+    sent (with the game's action count at that moment) for the answer."""
+
+    __slots__ = ("texts", "closed_with")
+
+    def __init__(self, limits: "Limits", room: Room, role: str | None, seat: int | None, thash: str | None) -> None:
+        super().__init__(None, limits, "")
+        self.role, self.seat, self.thash, self.room = role, seat, thash, room
+        self.texts: list[tuple[str, int]] = []
+        self.closed_with: tuple[int, str] | None = None
+
+    def send(self, text: str) -> None:
+        if not self.closing and self.room is not None:
+            self.texts.append((text, len(self.room.game.actions)))
+
+    def close(self, code: int, reason: str, flush: bool = True) -> None:
+        if not self.closing:
+            self.closing = True
+            self.closed_with = (code, reason)
+            if self.room is not None:
+                self.room.conns.discard(self)
+
+    def stopped_reading(self, grace: float = 1.0) -> None:
+        self.close(1013, "stopped reading: reconnect to resync")
+
+
+class WorkerH11Protocol(GuardedH11Protocol):
+    """The guarded HTTP protocol of a ``serve --workers`` process: a class importable by name (uvicorn
+    pickles its settings for each worker), given its limits by :func:`worker_app`."""
+
+    open_by_addr: ClassVar[collections.Counter[str]] = collections.Counter()
+
+
+class Cluster:
+    """This process's part in a cluster of servers on one PostgreSQL database (see the module docstring)."""
+
+    def __init__(self, server: "GameServer", url: str, lease_s: float = LEASE_S, tick_s: float = TICK_S) -> None:
+        self.server = server
+        self.url = url
+        self.lease_s = lease_s
+        self.tick_s = tick_s
+        self.id = secrets.token_hex(6)
+        self.channel = f"cg_w_{self.id}"
+        self.owned: set[str] = set()
+        self.base_limits = server.limits
+        self.workers = 1
+        self.db: psycopg.AsyncConnection[tuple[Any, ...]] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._jobs: set[asyncio.Task[Any]] = set()
+        self._outbox: list[tuple[str, str]] = []
+        self._outbox_ready = asyncio.Event()
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count(1)
+        self._inflight: collections.Counter[str] = collections.Counter()
+        self._acks: dict[tuple[str, int], tuple[Conn, Any]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._listening = asyncio.Event()
+        self._closing = False
+        self.takeovers = 0
+        self.started = time.time()
+
+    def report(self) -> dict[str, Any]:
+        """What ``/healthz`` says of the cluster: this process, the live ones, its games."""
+        return {"worker": self.id, "pid": os.getpid(), "workers": self.workers, "owned_games": len(self.owned),
+                "followed_games": sum(1 for g in self.server.rooms if g not in self.owned),
+                "takeovers": self.takeovers, "listening": self._listening.is_set()}
+
+    # ------------------------------------------------------------------ start and stop
+    async def start(self) -> None:
+        """Connect, announce this process, start listening and the tick (leases, orphans, followers)."""
+        self.db = await self._connect()
+        await self._heartbeat()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send_loop()),
+                       loop.create_task(self._tick_forever())]
+        try:
+            await asyncio.wait_for(self._listening.wait(), 10)
+        except asyncio.TimeoutError:
+            log.warning("cluster: not listening for notifications yet; followers catch up at each tick")
+        log.info("cluster: worker %s of %d on %s", self.id, self.workers, self.server.store.kind)
+
+    async def _connect(self) -> psycopg.AsyncConnection[tuple[Any, ...]]:
+        return await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=10,
+                                                     application_name=f"christianity-game worker {self.id}")
+
+    async def halt(self) -> None:
+        """Stop the tick and the listener (before the server stops: nothing new is taken over)."""
+        self._closing = True
+        for t in self._tasks:
+            t.cancel()
+        for t in [*self._tasks, *self._jobs]:
+            try:
+                await t
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    async def stop(self) -> None:
+        """After the server stopped: give the leases back at once (others take the games over now,
+        not after they expire) and leave the worker list."""
+        await self.halt()
+        if self.db is None:
+            return
+        try:
+            await self.db.execute("DELETE FROM leases WHERE owner=%s", (self.id,))
+            await self.db.execute("DELETE FROM workers WHERE id=%s", (self.id,))
+        except psycopg.Error as exc:
+            log.warning("cluster: could not give the leases back (they expire in %g s): %s", self.lease_s, exc)
+        await self.db.close()
+
+    # ------------------------------------------------------------------ ownership
+    def owns(self, game_id: str) -> bool:
+        """Whether this process holds ``game_id``'s lease (applies its actions, runs its bots)."""
+        return game_id in self.owned
+
+    async def _acquire(self, ids: list[str]) -> list[str]:
+        """Take the leases of ``ids`` that are free, expired or already this process's; those taken."""
+        if not ids or self.db is None:
+            return []
+        cur = await self.db.execute(
+            "INSERT INTO leases(game_id, owner, expires_at) SELECT g, %s, now() + make_interval(secs => %s) "
+            "FROM unnest(%s::text[]) AS g ON CONFLICT (game_id) DO UPDATE SET owner=EXCLUDED.owner, "
+            "expires_at=EXCLUDED.expires_at WHERE leases.expires_at < now() OR leases.owner = EXCLUDED.owner "
+            "RETURNING game_id", (self.id, self.lease_s, ids))
+        got = [str(r[0]) for r in await cur.fetchall()]
+        new = [g for g in got if g not in self.owned]
+        self.owned.update(got)
+        return new
+
+    async def _owner_of(self, game_id: str) -> str | None:
+        """The process holding a live lease on ``game_id``, if any."""
+        assert self.db is not None
+        cur = await self.db.execute("SELECT owner FROM leases WHERE game_id=%s AND expires_at > now()", (game_id,))
+        row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
+    async def adopt(self, game_id: str) -> bool:
+        """Own ``game_id`` if its lease is free (a new game, or one whose owner died): catch up from the
+        store and wake its bots. True if this process owns it now."""
+        if self.owns(game_id):
+            return True
+        try:
+            new = await self._acquire([game_id])
+        except psycopg.Error as exc:
+            log.warning("cluster: could not take the lease of game %s: %s", game_id, exc)
+            return False
+        if new:
+            await self._took_over(new)
+        return self.owns(game_id)
+
+    async def _took_over(self, ids: list[str]) -> None:
+        for gid in ids:
+            room = self.server.rooms.get(gid)
+            if room is not None:
+                self.takeovers += 1
+                await self._catch_up(gid, wait=False)
+                room = self.server.rooms.get(gid)
+                if room is not None:
+                    self.server.kick_bots(room)
+
+    # ------------------------------------------------------------------ the tick
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_s)
+            try:
+                await self.tick()
+            except psycopg.Error as exc:
+                log.warning("cluster: tick failed (the database out of reach?): %s", exc)
+                if self.db is not None and (self.db.closed or self.db.broken):
+                    try:
+                        self.db = await self._connect()
+                    except psycopg.Error:
+                        pass
+            except Exception:   # noqa: BLE001 - logged; the tick must keep running
+                log.exception("cluster: tick failed")
+
+    async def _heartbeat(self) -> None:
+        """Renew this process's row in ``workers``; share the per-process limits among the live ones."""
+        assert self.db is not None
+        await self.db.execute(
+            "INSERT INTO workers(id, started, host, pid, expires_at) VALUES (%s, %s, %s, %s, "
+            "now() + make_interval(secs => %s)) ON CONFLICT (id) DO UPDATE SET expires_at=EXCLUDED.expires_at",
+            (self.id, self.started, socket.gethostname(), os.getpid(), self.lease_s))
+        await self.db.execute("DELETE FROM workers WHERE expires_at < now() - interval '1 minute'")
+        cur = await self.db.execute("SELECT COUNT(*) FROM workers WHERE expires_at > now()")
+        row = await cur.fetchone()
+        n = max(1, int(row[0]) if row else 1)
+        if n != self.workers:
+            self.workers = n
+            self.server.limits = shared_limits(self.base_limits, n)
+
+    async def tick(self) -> None:
+        """Renew, give back, take over; drop replicas nobody watches; catch followers up."""
+        assert self.db is not None
+        server = self.server
+        await self._heartbeat()
+        cur = await self.db.execute("UPDATE leases SET expires_at = now() + make_interval(secs => %s) "
+                                    "WHERE owner=%s RETURNING game_id", (self.lease_s, self.id))
+        held = {str(r[0]) for r in await cur.fetchall()}
+        lost = self.owned - held
+        for gid in lost:
+            game_log(gid).warning("cluster: the lease of game %s was taken by another process; following it", gid)
+        self.owned = held
+        gone = [g for g in held if g not in server.rooms]
+        if gone:
+            await self.db.execute("DELETE FROM leases WHERE owner=%s AND game_id = ANY(%s)", (self.id, gone))
+            self.owned.difference_update(gone)
+        for gid, room in list(server.rooms.items()):   # replicas that nobody here watches any more
+            if gid not in self.owned and not room.conns and not room.attached and not _busy(room):
+                server.rooms.pop(gid, None)
+        followed = [g for g in server.rooms if g not in self.owned]
+        if followed:
+            new = await self._acquire(followed)
+            if new:
+                await self._took_over(new)
+        cur = await self.db.execute(
+            "SELECT id FROM games g WHERE finished=0 AND archived=0 AND parked=0 AND NOT EXISTS "
+            "(SELECT 1 FROM leases l WHERE l.game_id=g.id AND l.expires_at > now()) ORDER BY random() LIMIT %s",
+            (ORPHANS_PER_TICK,))
+        orphans = [str(r[0]) for r in await cur.fetchall() if str(r[0]) not in server.rooms]
+        for gid in await self._acquire(orphans):
+            loaded: Room | None
+            try:
+                loaded = server.room(gid)
+            except LobbyError:
+                loaded = None
+            except Exception:   # noqa: BLE001 - logged; one bad game must not stop the others
+                game_log(gid).exception("cluster: could not load game %s", gid)
+                loaded = None
+            if loaded is None:
+                self.owned.discard(gid)
+                await self.db.execute("DELETE FROM leases WHERE owner=%s AND game_id=%s", (self.id, gid))
+                continue
+            self.takeovers += 1
+            game_log(gid).info("cluster: took game %s over (its owner's lease expired)", gid)
+            server.kick_bots(loaded)
+        followed = [g for g in server.rooms if g not in self.owned]
+        if followed:   # a notification lost (the listener reconnecting): catch up anyway
+            cur = await self.db.execute("SELECT game_id, MAX(n) + 1 FROM actions WHERE game_id = ANY(%s) "
+                                        "GROUP BY game_id", (followed,))
+            for gid, count in await cur.fetchall():
+                behind = server.rooms.get(str(gid))
+                if behind is not None and int(count) > len(behind.game.actions):
+                    self._spawn(self._catch_up(str(gid)))
+
+    # ------------------------------------------------------------------ notifications
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._jobs.add(task)
+        task.add_done_callback(self._jobs.discard)
+
+    def _notify(self, channel: str, payload: str) -> None:
+        self._outbox.append((channel, payload))
+        self._outbox_ready.set()
+
+    async def _send_loop(self) -> None:
+        """Send the queued notifications in order, each batch in one statement."""
+        while True:
+            await self._outbox_ready.wait()
+            self._outbox_ready.clear()
+            batch, self._outbox = self._outbox, []
+            while batch:
+                part, batch = batch[:50], batch[50:]
+                sql = "SELECT " + ", ".join("pg_notify(%s, %s)" for _ in part)
+                args = [x for pair in part for x in pair]
+                try:
+                    assert self.db is not None
+                    await self.db.execute(sql, args)
+                except psycopg.Error as exc:   # followers catch up at the next tick
+                    log.warning("cluster: %d notifications not sent: %s", len(part), exc)
+
+    async def _listen(self) -> None:
+        """Listen on ``cg_games`` and this process's own channel (reconnecting when cut off)."""
+        while True:
+            try:
+                conn = await self._connect()
+                try:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f'LISTEN "{self.channel}"')
+                    self._listening.set()
+                    async for n in conn.notifies():
+                        try:
+                            self._dispatch(n.channel, n.payload)
+                        except Exception:   # noqa: BLE001 - logged; keep listening
+                            log.exception("cluster: notification %r failed", n.payload[:200])
+                finally:
+                    await conn.close()
+            except psycopg.Error as exc:
+                self._listening.clear()
+                log.warning("cluster: listening failed, again in 1 s: %s", exc)
+                await asyncio.sleep(1.0)
+
+    def _dispatch(self, channel: str, payload: str) -> None:
+        if channel == CHANNEL:
+            bits = payload.split()
+            if len(bits) >= 3 and bits[-1] != self.id and bits[1] in self.server.rooms:
+                if bits[0] == "a" and bits[1] not in self.owned:
+                    self._spawn(self._catch_up(bits[1]))
+                elif bits[0] == "s":
+                    self._refresh_seats(bits[1])
+            return
+        msg = json.loads(payload)
+        op = msg.get("op")
+        if op == "reply":
+            fut = self._pending.pop(int(msg["id"]), None)
+            if fut is not None and not fut.done():
+                fut.set_result(msg)
+        elif op == "msg":
+            self._serve_message(msg)
+        elif op == "join":
+            self._serve_join(msg)
+
+    def stored(self, room: Room) -> None:
+        """Hook (core ``_stored``): an action of ``room`` is committed: tell the followers."""
+        self._notify(CHANNEL, f"a {room.game_id} {len(room.game.actions)} {self.id}")
+
+    def _refresh_seats(self, game_id: str) -> None:
+        """A seat was claimed elsewhere: this process's copy of the game's seats from the store."""
+        room = self.server.rooms.get(game_id)
+        row = self.server.store.game(game_id) if room is not None else None
+        if room is None or row is None:
+            return
+        for mine, stored in zip(room.seats, row.seats):
+            mine.token_hash, mine.claimed, mine.name = stored.token_hash, stored.claimed, stored.name
+
+    # ------------------------------------------------------------------ following
+    async def _catch_up(self, game_id: str, wait: bool = True) -> None:
+        """Apply the stored actions this process's copy of ``game_id`` lacks, sending its connections
+        their updates (an action forwarded from here: the actor's is its acknowledgement). ``wait``:
+        first let the answers of messages forwarded from here arrive (they say which action is whose)."""
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            deadline = time.monotonic() + FORWARD_TIMEOUT_S
+            while wait and self._inflight.get(game_id) and time.monotonic() < deadline:
+                await asyncio.sleep(0.005)
+            room = self.server.rooms.get(game_id)
+            if room is None or _busy(room) or self.db is None:
+                return
+            have = len(room.game.actions)
+            cur = await self.db.execute("SELECT n, action FROM actions WHERE game_id=%s AND n >= %s ORDER BY n",
+                                        (game_id, have))
+            rows = await cur.fetchall()
+            if self.server.rooms.get(game_id) is not room or _busy(room) or len(room.game.actions) != have:
+                return
+            try:
+                for n, text in rows:
+                    if int(n) != len(room.game.actions):
+                        break
+                    data = json.loads(text)
+                    events = room.game.apply(action_from_json(data))
+                    room.sync_cache.clear()
+                    room.last_active = time.time()
+                    actor, ref = self._acks.pop((game_id, int(n) + 1), (None, None))
+                    self.server._broadcast(room, events, int(data.get("seat", -1)), actor, ref)
+            except Exception:   # noqa: BLE001 - a replica that no longer agrees: load it again
+                game_log(game_id).exception("cluster: following game %s failed; reloading it", game_id)
+                self.server._reload(room)
+                for c in list(room.conns):
+                    self.server._send_sync(c, room, None, "reloaded", None)
+            if self.owns(game_id):
+                self.server.kick_bots(room)
+
+    # ------------------------------------------------------------------ forwarding: the asking side
+    def forward(self, conn: Conn, room: Room, text: str | bytes, ref: Any, state_id: int | None) -> None:
+        """Hook (core ``_handle``): a seat's message for a game another process owns goes to it."""
+        if len(text) > MAX_FORWARD_BYTES:
+            conn.error("too_large", f"a message for a game another worker runs is capped at {MAX_FORWARD_BYTES} "
+                                    "bytes", ref)
+            return
+        self._inflight[room.game_id] += 1
+        self._spawn(self._forward(conn, room, text if isinstance(text, str) else text.decode("utf-8", "replace"),
+                                  ref, state_id))
+
+    async def _request(self, owner: str, msg: dict[str, Any],
+                       timeout: float = FORWARD_TIMEOUT_S) -> dict[str, Any] | None:
+        """Send ``msg`` to ``owner``'s channel; its answer, or None when none came within ``timeout``."""
+        rid = next(self._ids)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = fut
+        self._notify(f"cg_w_{owner}", json.dumps({**msg, "id": rid, "reply": self.id}))
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        except asyncio.TimeoutError:
+            return None
+        finally:
+            self._pending.pop(rid, None)
+
+    async def _forward(self, conn: Conn, room: Room, text: str, ref: Any, state_id: int | None) -> None:
+        gid = room.game_id
+        answer: dict[str, Any] | None = None
+        local = False
+        deadline = time.monotonic() + FORWARD_TIMEOUT_S + self.lease_s
+        try:
+            # the owner, asked again each second: one that does not answer may have died, and its
+            # lease (expiring within LEASE_S) is then taken over here
+            while answer is None and not local and time.monotonic() < deadline and not conn.closing:
+                owner = await self._owner_of(gid)
+                if owner is None or owner == self.id:
+                    local = await self.adopt(gid)
+                    if not local:
+                        await asyncio.sleep(0.05)
+                    continue
+                answer = await self._request(owner, {"op": "msg", "game": gid, "role": conn.role, "seat": conn.seat,
+                                                     "thash": conn.thash, "text": text}, timeout=1.0)
+            for item in (answer or {}).get("items", ()):
+                if "ack" in item:
+                    self._acks[(gid, int(item["ack"]))] = (conn, ref)
+        except psycopg.Error as exc:
+            conn.error("storage_error", f"the database could not be asked who runs this game ({exc}); try again",
+                       ref)
+            return
+        finally:
+            self._inflight[gid] -= 1
+            if self._inflight[gid] <= 0:
+                del self._inflight[gid]
+        room = self.server.rooms.get(gid, room)
+        if local:   # this process owns the game now: handle the message as its own
+            # core's _handle: the message passed the rate check here already (on_message where there is none)
+            handle = getattr(self.server, "_handle", None) or self.server.on_message
+            _settled(self.server, room, handle, conn, room, text)
+            return
+        if answer is None:
+            conn.error("storage_error", "the worker running this game did not answer in time (it may have "
+                                        "stopped: another takes the game over within seconds); try again", ref)
+            return
+        await self._catch_up(gid)
+        for item in answer.get("items", ()):
+            if "text" in item:
+                conn.send(str(item["text"]))
+            elif "sync" in item:
+                self.server._send_sync(conn, room, state_id, "stale_state", ref)
+            elif "close" in item:
+                conn.close(int(item["close"][0]), str(item["close"][1]))
+        for key in [k for k, v in self._acks.items() if v[0] is conn and k[0] == gid and
+                    k[1] <= len(room.game.actions)]:
+            self._acks.pop(key, None)   # applied before the answer came: nothing more to say
+
+    async def join(self, game_id: str, seat: int | None, name: str | None, base_url: str) -> dict[str, Any]:
+        """Hook (the lobby's join): join on the owner of ``game_id`` (here, when this process owns it
+        or its lease is free)."""
+        if self.server.room(game_id) is None:
+            raise LobbyError(404, "no_such_game", f"there is no game {game_id!r}")
+        owner = None if await self.adopt(game_id) else await self._owner_of(game_id)
+        if owner is None or owner == self.id:
+            out = self.server.join(game_id, seat, name, base_url)
+            self._notify(CHANNEL, f"s {game_id} {self.id}")
+            return out
+        answer = await self._request(owner, {"op": "join", "game": game_id, "seat": seat, "name": name,
+                                             "base": base_url})
+        if answer is None:
+            raise LobbyError(503, "storage_error", "the worker running this game did not answer in time; try again")
+        if "error" in answer:
+            status, code, message = answer["error"]
+            raise LobbyError(int(status), str(code), str(message))
+        self._refresh_seats(game_id)
+        return dict(answer["ok"])
+
+    async def check_create_rate(self, owner: str) -> None:
+        """Hook (the lobby's create): the creation rate of one address across every process, counted
+        in the database: at most ``create_burst`` games in ``create_burst / create_rate`` seconds."""
+        lim = self.base_limits
+        if lim.create_rate <= 0 or self.db is None:
+            return
+        window = lim.create_burst / lim.create_rate
+        cur = await self.db.execute("SELECT COUNT(*) FROM games WHERE owner=%s AND created > %s",
+                                    (owner, time.time() - window))
+        row = await cur.fetchone()
+        if row is not None and int(row[0]) >= lim.create_burst:
+            raise LobbyError(429, "create_rate_limited", f"at most {lim.create_rate:g} new games a second from one "
+                                                         f"address (bursts of {lim.create_burst}); try again later")
+
+    # ------------------------------------------------------------------ forwarding: the owner's side
+    def _answer(self, msg: dict[str, Any], body: dict[str, Any]) -> None:
+        self._notify(f"cg_w_{msg['reply']}", json.dumps({"op": "reply", "id": msg["id"], **body}))
+
+    def _serve_message(self, msg: dict[str, Any]) -> None:
+        """A message forwarded by another process: handled as one of this process's connections' would be."""
+        gid = str(msg.get("game"))
+        room = self.server.rooms.get(gid)
+        if room is None or not self.owns(gid):
+            self._answer(msg, {"items": [{"text": json.dumps({
+                "type": "error", "code": "storage_error", "message": "the game moved to another worker; try again",
+                "reason": None, "state_id": None, "ref": None})}]})
+            return
+        proxy = ProxyConn(self.server.limits, room, msg.get("role"), msg.get("seat"), msg.get("thash"))
+        room.conns.add(proxy)
+        self.server.on_message(proxy, room, str(msg.get("text", "")))
+        _settled(self.server, room, self._reply, proxy, msg)
+
+    def _reply(self, proxy: ProxyConn, msg: dict[str, Any]) -> None:
+        room = proxy.room
+        if room is not None:
+            room.conns.discard(proxy)
+        items: list[dict[str, Any]] = []
+        size = 0
+        for text, count in proxy.texts:
+            start = text[:240]
+            if start.startswith('{"type":"update"'):
+                if '"ack":true' in start:
+                    items.append({"ack": count})
+            elif start.startswith('{"type":"sync"'):
+                items.append({"sync": True})
+            elif size + len(text) < 6000:
+                items.append({"text": text})
+                size += len(text)
+        if proxy.closed_with is not None:
+            items.append({"close": list(proxy.closed_with)})
+        self._answer(msg, {"items": items})
+
+    def _serve_join(self, msg: dict[str, Any]) -> None:
+        gid = str(msg.get("game"))
+        if not self.owns(gid):
+            self._answer(msg, {"error": [503, "storage_error", "the game moved to another worker; try again"]})
+            return
+        try:
+            out = self.server.join(gid, msg.get("seat"), msg.get("name"), str(msg.get("base", "")))
+        except LobbyError as exc:
+            self._answer(msg, {"error": [exc.status, exc.code, exc.message]})
+            return
+        self._notify(CHANNEL, f"s {gid} {self.id}")
+        self._answer(msg, {"ok": out})
+
+
+def shared_limits(limits: "Limits", workers: int) -> "Limits":
+    """This process's share of the per-process limits when ``workers`` processes serve together:
+    the per-address HTTP request rate and burst, WebSocket connections per address and in total."""
+    if workers <= 1:
+        return limits
+    return dataclasses.replace(limits, http_rate=limits.http_rate / workers,
+                               http_burst=max(1, math.ceil(limits.http_burst / workers)),
+                               conns_per_address=max(1, math.ceil(limits.conns_per_address / workers)),
+                               conns_total=max(1, math.ceil(limits.conns_total / workers)))
+
+
+def worker_app() -> Any:
+    """The app of one ``serve --workers`` process (uvicorn's factory): the settings ``run`` left in
+    ``$CHRISTIANITY_GAME_WORKER``, the logging set up again (each worker is a fresh process)."""
+    from . import logs
+    from .app import create_app
+    from .core import Limits
+
+    cfg = json.loads(os.environ[WORKER_ENV])
+    logs.configure(cfg["log_level"], cfg["log_format"])
+    lim = Limits(**cfg["limits"])
+    WorkerH11Protocol.limits = lim
+    return create_app(cfg["data_dir"], bot_delay=cfg["bot_delay"], limits=lim, synchronous=cfg["synchronous"],
+                      freeze_gc=True, allowed_origins=cfg["allowed_origins"],
+                      allow_chosen_seeds=cfg["allow_chosen_seeds"], database=cfg["database"], cluster=True)

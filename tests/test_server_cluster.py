@@ -1,0 +1,292 @@
+"""Several server processes on one PostgreSQL database (server/cluster.py; issue 22, "Beyond one process").
+
+Real processes on the throwaway PostgreSQL of tests/pg_fixture.py: two ``--cluster`` servers on two
+ports serve the same game (a player on each, a spectator on the second sees every update); a
+``--workers 2`` server on one port has the worker that owns the games killed with -9 mid-play, and
+the games go on on the other worker with nothing acknowledged lost; the creation rate holds across
+processes; more than one worker without PostgreSQL is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from christianity_game import Game
+from christianity_game.bots import make_bot
+from christianity_game.server.client import SeatClient
+from test_server_crash import ROOT, _is_disconnect, free_port
+
+
+class ClusterServer:
+    """``python -m christianity_game.server --cluster`` (or ``--workers N``) as a real process."""
+
+    def __init__(self, tmp: Path, name: str, pg_url: str, *extra: str, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.logpath = tmp / f"{name}.log"
+        self.log = open(self.logpath, "ab")
+        self.args = [sys.executable, "-m", "christianity_game.server", "--host", "127.0.0.1", "--port",
+                     str(self.port), "--data-dir", str(tmp / name), "--database", pg_url, "--bot-delay", "0",
+                     "--log-level", "warning", *extra]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        self.proc = subprocess.Popen(self.args, stdout=self.log, stderr=self.log, env=env)
+
+    def ready(self, timeout: float = 60.0, workers: int = 1) -> None:
+        """Up, every one of its ``workers`` listening (each answers /healthz with its own id)."""
+        seen: set[str] = set()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc is not None and self.proc.poll() is None, self.tail()
+            try:
+                with httpx.Client(timeout=2) as http:   # a new connection each time: any worker may answer
+                    r = http.get(self.url + "/healthz")
+                if r.status_code == 200 and r.json()["cluster"]["listening"]:
+                    seen.add(r.json()["cluster"]["worker"])
+                    if len(seen) >= workers:
+                        return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise AssertionError(f"the server did not come up ({len(seen)} workers)\n" + self.tail())
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.log.close()
+
+    def tail(self) -> str:
+        self.log.flush()
+        return self.logpath.read_text(errors="replace")[-4000:]
+
+
+async def watch(ws_url: str, token: str, seen: list[dict[str, Any]], stop: asyncio.Event) -> None:
+    """A spectator: every message it gets, in order."""
+    from websockets.asyncio.client import connect
+    async with connect(ws_url, compression=None, max_size=1 << 24, ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        while not stop.is_set():
+            try:
+                text = await asyncio.wait_for(ws.recv(), 0.2)
+            except asyncio.TimeoutError:
+                continue
+            seen.append(json.loads(text))
+            if seen[-1].get("view", {}).get("result") is not None:
+                return
+
+
+async def keep_playing(client: SeatClient, done: asyncio.Event, urls: list[str] | None = None) -> None:
+    """Play to the end; whenever the connection drops, reconnect (to the next of ``urls``, if given)."""
+    turn = 0
+    while not client.over and not done.is_set():
+        try:
+            await client.run(done, open_timeout=2.0)
+        except Exception as exc:   # noqa: BLE001 - the worker went away
+            if client.over or done.is_set():
+                return
+            if not _is_disconnect(exc):
+                raise
+            if urls:
+                turn += 1
+                client.ws_url = urls[turn % len(urls)]
+            await asyncio.sleep(0.1)
+
+
+def check_record(url: str, game_id: str, clients: list[SeatClient]) -> dict[str, Any]:
+    """The finished game's record holds every acknowledged action at its place, and replays to each
+    client's last view."""
+    record = httpx.get(f"{url}/api/games/{game_id}/record", timeout=10).json()
+    replayed = Game.from_record(record)
+    assert replayed.result is not None
+    for c in clients:
+        for sid, action in c.acked:
+            assert record["actions"][sid - 1] == action, "an acknowledged action was lost or moved"
+        assert c.view == json.loads(json.dumps(replayed.view(c.seat)))
+        assert not c.problems, c.problems
+    return record
+
+
+def test_two_servers_on_one_database_serve_the_same_game(pg_url: str, tmp_path: Path) -> None:
+    """A coop game created on server A: seat 0 plays on A, seat 1 on B (its actions forwarded to A,
+    the owner), a spectator watches on B. Everyone sees every update, in order; every action of
+    either seat is acknowledged and stored."""
+    a = ClusterServer(tmp_path, "a", pg_url, "--cluster")
+    b = ClusterServer(tmp_path, "b", pg_url, "--cluster")
+    a.start()
+    b.start()
+    try:
+        a.ready()
+        b.ready()
+        game = httpx.post(a.url + "/api/games", json={"mode": "coop", "lineup": "RR", "seed": 5}, timeout=10).json()
+        gid = game["game_id"]
+        with psycopg.connect(pg_url) as db:
+            owner = db.execute("SELECT owner FROM leases WHERE game_id=%s", (gid,)).fetchone()
+        assert owner is not None and owner[0] == httpx.get(a.url + "/healthz").json()["cluster"]["worker"]
+        on_b = game["ws"].replace(str(a.port), str(b.port))
+        spectator = game["spectator"]["token"]
+        seats = [s for s in game["seats"] if s["kind"] == "human"]
+        clients = [SeatClient(game["ws"], seats[0]["token"], make_bot("heuristic", seed=1), think=0.005),
+                   SeatClient(on_b, seats[1]["token"], make_bot("random", seed=2), think=0.005)]
+
+        async def play() -> list[dict[str, Any]]:
+            seen: list[dict[str, Any]] = []
+            done = asyncio.Event()
+            watcher = asyncio.create_task(watch(on_b, spectator, seen, done))
+            await asyncio.sleep(0.3)   # the spectator is in before the first action
+            try:
+                await asyncio.wait_for(asyncio.gather(*(keep_playing(c, done) for c in clients)), 60)
+                await asyncio.wait_for(watcher, 10)
+            finally:
+                done.set()
+                watcher.cancel()
+            return seen
+
+        seen = asyncio.run(play())
+        record = check_record(a.url, gid, clients)
+        assert all(len(c.acked) > 5 for c in clients), [len(c.acked) for c in clients]
+        assert sum(c.connects for c in clients) == 2, "a client was cut off"
+        # the spectator on B: a welcome, then one update per action, none missed, the last one the end
+        assert seen[0]["type"] == "welcome"
+        updates = [m for m in seen if m["type"] == "update"]
+        assert [m["state_id"] for m in updates] == list(range(seen[0]["state_id"] + 1, updates[-1]["state_id"] + 1))
+        assert len(seen[0]["events"]) + len(updates) >= len(record["actions"]) - seen[0]["state_id"]
+        assert updates[-1]["view"] == json.loads(json.dumps(Game.from_record(record).view(None)))
+        assert not any(m["type"] == "error" for m in seen), seen
+        # both servers serve the finished game's record and summary
+        assert httpx.get(f"{b.url}/api/games/{gid}/record", timeout=10).json()["actions"] == record["actions"]
+        for srv in (a, b):
+            health = httpx.get(srv.url + "/healthz", timeout=5).json()
+            assert health["ok"] is True and health["cluster"]["workers"] == 2, health
+    finally:
+        a.stop()
+        b.stop()
+
+
+def _owner_pid(pg_url: str, game_id: str) -> int:
+    with psycopg.connect(pg_url) as db:
+        row = db.execute("SELECT w.pid FROM leases l JOIN workers w ON w.id = l.owner WHERE l.game_id=%s "
+                         "AND l.expires_at > now()", (game_id,)).fetchone()
+    assert row is not None, "the game has no owner"
+    return int(row[0])
+
+
+def test_a_worker_killed_mid_game_hands_its_games_to_another(pg_url: str, tmp_path: Path) -> None:
+    """``serve --workers 2``: the worker owning two games in play is killed with -9. Within a few
+    seconds the other worker owns them, the clients (reconnecting to the same port) go on playing to
+    the end, and every action ever acknowledged is in the record."""
+    srv = ClusterServer(tmp_path, "w", pg_url, "--workers", "2")
+    srv.start()
+    try:
+        srv.ready(workers=2)
+        games = [httpx.post(srv.url + "/api/games", json=body, timeout=10).json()
+                 for body in ({"mode": "coop", "lineup": "RR", "seed": 11},
+                              {"mode": "coop", "lineup": "RR", "seed": 12, "bots": {"1": "heuristic"}})]
+        clients = [SeatClient(g["ws"], s["token"], make_bot("random", seed=s["seat"]), think=0.01)
+                   for g in games for s in g["seats"] if s["kind"] == "human"]
+
+        async def play() -> float:
+            done = asyncio.Event()
+            tasks = [asyncio.create_task(keep_playing(c, done)) for c in clients]
+            try:
+                while sum(len(c.acked) for c in clients) < 10:
+                    await asyncio.sleep(0.05)
+                    assert not all(t.done() for t in tasks), "the games ended before the kill"
+                victim = _owner_pid(pg_url, games[0]["game_id"])
+                theirs = [g["ws"] for g in games if _owner_pid(pg_url, g["game_id"]) == victim]
+                os.kill(victim, signal.SIGKILL)
+                killed = time.monotonic()
+                before = {c: len(c.acked) for c in clients}
+                # each of the victim's games: an action acknowledged after the kill (by its new owner)
+                while not all(any(len(c.acked) > before[c] or c.over for c in clients if c.ws_url == ws)
+                              for ws in theirs):
+                    assert time.monotonic() - killed < 20, "no action was acknowledged after the kill\n" + srv.tail()
+                    await asyncio.sleep(0.05)
+                moved = time.monotonic() - killed
+                for g in games:
+                    if g["ws"] in theirs and not all(c.over for c in clients if c.ws_url == g["ws"]):
+                        assert _owner_pid(pg_url, g["game_id"]) != victim
+                await asyncio.wait_for(asyncio.gather(*tasks), 90)
+                return moved
+            finally:
+                done.set()
+                for t in tasks:
+                    t.cancel()
+
+        moved = asyncio.run(play())
+        print(f"the killed worker's games moved in {moved:.2f} s")
+        assert moved < 10, f"the games moved only after {moved:.1f} s"
+        for g in games:
+            check_record(srv.url, g["game_id"], [c for c in clients if c.ws_url == g["ws"]])
+        assert sum(c.connects for c in clients) > len(clients), "nobody was cut off by the kill"
+    finally:
+        srv.stop()
+
+
+def test_the_creation_rate_holds_across_processes(pg_url: str, tmp_path: Path) -> None:
+    """``--create-burst 3``: three games created on A and B together, the fourth refused on either."""
+    extra = ("--cluster", "--create-burst", "3", "--create-rate", "0.01")
+    a = ClusterServer(tmp_path, "a", pg_url, *extra)
+    b = ClusterServer(tmp_path, "b", pg_url, *extra)
+    a.start()
+    b.start()
+    try:
+        a.ready()
+        b.ready()
+        body = {"mode": "solo", "lineup": "R"}
+        codes = [httpx.post(s.url + "/api/games", json=body, timeout=10).status_code for s in (a, b, a)]
+        assert codes == [201, 201, 201]
+        for s in (a, b):
+            r = httpx.post(s.url + "/api/games", json=body, timeout=10)
+            assert r.status_code == 429 and r.json()["code"] == "create_rate_limited", r.text
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_several_workers_need_postgresql(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from christianity_game.cli import app as cli_app
+    r = CliRunner().invoke(cli_app, ["serve", "--workers", "2", "--data", str(tmp_path)])
+    assert r.exit_code != 0 and "need PostgreSQL" in r.output
+    from christianity_game.server.app import create_app
+    from christianity_game.server.store import StoreError
+    with pytest.raises(StoreError, match="need PostgreSQL"):
+        create_app(tmp_path, cluster=True)
+
+
+def test_a_lone_server_and_a_cluster_do_not_share_a_database(pg_url: str) -> None:
+    from christianity_game.server.store import StoreError
+    from christianity_game.server.store_pg import PostgresStore
+    lone = PostgresStore(pg_url, lock_wait_s=0.2)
+    try:
+        with pytest.raises(StoreError, match="not one of several"):
+            PostgresStore(pg_url, lock_wait_s=0.2, shared=True)
+    finally:
+        lone.close()
+    one, two = PostgresStore(pg_url, shared=True), PostgresStore(pg_url, shared=True)
+    try:
+        with pytest.raises(StoreError, match="--workers N or --cluster"):
+            PostgresStore(pg_url, lock_wait_s=0.2)
+    finally:
+        one.close()
+        two.close()
