@@ -12,11 +12,15 @@ reports throughput and the action round trip (send -> ``ack``ed update) at p50/p
 
 ``--think`` is each seat's mean pause before acting (like a person or a paced bot); 0 plays flat out.
 The normal games' clients connect from ``--addresses`` loopback addresses (127.0.1.x), as many
-people would. ``--hostile`` adds, from a second process and its own loopback addresses (127.0.2.x),
+people would: at most 10 HTTP connections each, under the server's cap of open HTTP connections per
+address (``--http-conns-per-address``, 32), which is left as it is. ``--hostile`` adds, from a second process and its own loopback addresses (127.0.2.x),
 the attacks of issue 12 next to the normal games: a game-creation flood, a bots-only-game flood,
 a resync storm (60 connections each asking 18 times a second for the full resync of a finished
 game), 20 clients that never read, and message flooders; the report gives the normal games'
 round trip (p50/p95/p99) during the mix and what each attack got (answers by code).
+
+``--src`` runs the server from another source folder, so that two commits meet the same load
+(``git worktree add /tmp/base COMMIT``, then ``--src /tmp/base/src``; runs of the two in turns).
 """
 
 from __future__ import annotations
@@ -59,11 +63,13 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
-def start_server(port: int, data_dir: str, rate: float) -> subprocess.Popen[bytes]:
+def start_server(port: int, data_dir: str, rate: float, src: Path = ROOT / "src") -> subprocess.Popen[bytes]:
+    """The server under test, from the source folder ``src`` (another checkout's, to compare two
+    commits under the same load)."""
     cmd = [sys.executable, "-m", "christianity_game.server", "--host", "127.0.0.1", "--port", str(port),
            "--data-dir", data_dir, "--bot-delay", "0.05", "--log-level", "warning", "--rate", str(rate),
            "--burst", str(int(rate * 2))]
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     return subprocess.Popen(cmd, env=env)
 
 
@@ -278,8 +284,14 @@ async def non_readers(url: str, game: dict[str, Any], deadline: float, counts: d
     await asyncio.gather(*(one() for _ in range(n)))
 
 
-def hostile_process(url: str, start: float, deadline: float, flooders: int, out: Any) -> None:
-    """The hostile mix, in its own process (as an attacker's machine would be)."""
+def hostile_process(url: str, start: float, deadline: float, flooders: int, out: Any, nice: int = 0) -> None:
+    """The hostile mix, in its own process (as an attacker's machine would be). ``nice``: its CPU
+    priority is lowered by that much, so that on one small machine the attacker's own work (it
+    sends a million messages a minute) takes the CPU only when the server and the normal clients
+    leave it idle, as an attacker on another machine would; 0: it competes as an equal."""
+    if nice:
+        os.nice(nice)
+
     async def main() -> dict[str, int]:
         counts: dict[str, int] = {}
         await asyncio.sleep(max(0.0, start - time.time()))
@@ -359,7 +371,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         tmp = tempfile.TemporaryDirectory(prefix="cg-load-")
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        proc = start_server(port, tmp.name, args.rate)
+        proc = start_server(port, tmp.name, args.rate, Path(args.src).resolve() if args.src else ROOT / "src")
     limits = httpx.Limits(max_connections=50)
     addrs = sorted({source_address(n, args.addresses) for n in range(max(1, args.addresses))})
     https = {a: httpx.AsyncClient(timeout=30.0, limits=httpx.Limits(max_connections=10),
@@ -385,7 +397,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 hostile_out: Any = multiprocessing.get_context("spawn").Queue()
                 hostile = multiprocessing.get_context("spawn").Process(
                     target=hostile_process, args=(url, time.time() + args.warmup / 2, time.time() + args.duration,
-                                                  args.flooders, hostile_out))
+                                                  args.flooders, hostile_out, args.hostile_nice))
                 hostile.start()
             flood = None
             if args.flooders and not args.hostile:
@@ -423,11 +435,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             tmp.cleanup()
     r = stats.rtts
     return {
+        "server_src": args.url or str(Path(args.src).resolve() if args.src else ROOT / "src"),
         "games_concurrent": args.games, "think_s": args.think, "warmup_s": args.warmup,
         "rtt_samples": len(r), "bot": args.bot, "lineup": args.lineup,
         "wall_s": round(wall, 2), "games_started": stats.started, "games_finished": stats.finished,
         "actions": stats.actions, "actions_per_s": round(stats.actions / wall, 1),
-        "hostile": bool(args.hostile), "attacks": attacks if args.hostile else {},
+        "hostile": bool(args.hostile), "hostile_nice": args.hostile_nice if args.hostile else None, "attacks": attacks if args.hostile else {},
         "server_rss_mb": {"start": round(rss[0], 1) if rss else None, "peak": round(max(rss), 1) if rss else None,
                           "end": round(rss[-1], 1) if rss else None},
         "rtt_ms": {"p50": round(pct(r, 50) * 1e3, 2), "p90": round(pct(r, 90) * 1e3, 2),
@@ -464,9 +477,15 @@ def main() -> None:
                    help="extra hostile connections that flood the server without reading")
     p.add_argument("--hostile", action="store_true",
                    help="run issue 12's hostile mix next to the normal games (see above)")
+    p.add_argument("--hostile-nice", type=int, default=0, metavar="N",
+                   help="run the hostile mix's process N steps nicer (lower CPU priority; 19 at most), as if the "
+                        "attacker's own CPU were another machine's (default 0: it competes as an equal)")
     p.add_argument("--addresses", type=int, default=50,
                    help="loopback source addresses the normal games' clients use (127.0.1.1 ...)")
     p.add_argument("--url", default=None, help="use a running server (loopback only) instead of starting one")
+    p.add_argument("--src", default=None,
+                   help="run the server from this source folder (another checkout's src/, e.g. a git worktree "
+                        "of an older commit) instead of this checkout's, to compare two commits with the same load")
     p.add_argument("--json", action="store_true", help="print the report as JSON only")
     args = p.parse_args()
     if args.games < 1 or args.games > 2000 or args.duration <= 0 or args.duration > 600:
@@ -482,7 +501,7 @@ def main() -> None:
         return
     rt = report["rtt_ms"]
     print(f"{report['games_concurrent']} concurrent games ({report['lineup']}, client bot {report['bot']}, "
-          f"think {report['think_s']} s) for {report['wall_s']} s")
+          f"think {report['think_s']} s) for {report['wall_s']} s; server: {report['server_src']}")
     print(f"  games started {report['games_started']}, finished {report['games_finished']}")
     print(f"  actions {report['actions']}  throughput {report['actions_per_s']} actions/s")
     print(f"  round trip ({report['rtt_samples']} actions after {report['warmup_s']} s warm-up) ms: "

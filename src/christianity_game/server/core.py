@@ -1,10 +1,14 @@
 """The authoritative game server: rooms, seats and tokens, the WebSocket protocol, bots, storage.
 
-Everything here runs on the event loop's thread. Handling a client message is synchronous from
-validation to storing the action and queueing the updates, so no two actions of a game can
-interleave and no lock is needed. Each connection has its own outgoing queue and sender task: a
-slow reader never holds up the game or the other connections (it is closed with 1013 when what is
-queued for it passes ``Limits.send_queue_bytes``, and resyncs on reconnect).
+Everything here runs on the event loop's thread, except the commits: an accepted action goes to a
+writer thread (server/writer.py, group commit), and its updates and acknowledgement go out once it
+is durable. Handling a client message is synchronous from validation to applying the action; while
+an action of a game is being committed, whatever else comes for that game waits for it, in
+arrival order (``Room.waiting``), so no two actions of a game can interleave, nobody sees a state
+that is not stored yet, and no lock is needed on game state. Each connection has its own outgoing
+queue and sender task: a slow reader never holds up the game or the other connections (it is
+closed with 1013 when what is queued for it passes ``Limits.send_queue_bytes``, and resyncs on
+reconnect).
 
 Hostile traffic meets the caps of :class:`Limits`: games created and bots-only games per client
 address and in total, connections per game, per address and in total, a rate limit per connection
@@ -23,12 +27,16 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
+import orjson
 from pydantic import ValidationError
 from pydantic_core import to_json
 
@@ -43,6 +51,7 @@ from ..engine.settings import Settings
 from . import protocol as P
 from .logs import game_log
 from .store import DATABASE_ERRORS, GameRow, GameStore, SeatRow, StoreError, open_store
+from .writer import StoreWriter, locked, run_deferred
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -141,8 +150,44 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+class Encoded:
+    """JSON already encoded (a view of one state, shared by every message that carries it):
+    :func:`dumps` puts its text in place as it is, without encoding the object again."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
+def _orjson_default(obj: Any) -> Any:
+    if isinstance(obj, Encoded):
+        return orjson.Fragment(obj.data)
+    raise TypeError(f"{type(obj).__name__} is not JSON serialisable by orjson")
+
+
+def _plain(obj: Any) -> Any:
+    """pydantic's fallback for what it does not know: an :class:`Encoded` as the value it encodes."""
+    if isinstance(obj, Encoded):
+        return json.loads(obj.data)
+    raise TypeError(f"{type(obj).__name__} is not JSON serialisable")
+
+
+def dumps_bytes(obj: Any) -> bytes:
+    """``obj`` as the server sends it (UTF-8 JSON, no spaces, non-string keys as strings), with
+    orjson (several times faster than pydantic's encoder on views). What orjson refuses and
+    pydantic takes goes to pydantic's encoder, so the output is what it always was: an integer
+    beyond 64 bits (none is sent: a seed goes out as a decimal string, docs/protocol.md "Large
+    integers"; this keeps any other such value a JSON number, as before), a set, bytes."""
+    try:
+        return orjson.dumps(obj, default=_orjson_default, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:   # orjson.JSONEncodeError is a TypeError
+        return to_json(obj, fallback=_plain)
+
+
 def dumps(obj: Any) -> str:
-    return to_json(obj).decode("utf-8")
+    """:func:`dumps_bytes` as text (what a WebSocket text frame carries)."""
+    return dumps_bytes(obj).decode("utf-8")
 
 
 def _too_deep(obj: Any, limit: int) -> bool:
@@ -328,6 +373,35 @@ class Room:
         # state costs one serialisation (cleared whenever the game changes)
         self.sync_cache: dict[tuple[int, int | None, int | None, str], str] = {}
         self.next_request = 1
+        # The views of the current state, encoded once each (seat, or None: every spectator) and
+        # put as they are into every update, welcome and sync of that state.
+        self.views: dict[int | None, Encoded] = {}
+        self.views_state = -1
+        # An action of this game is being committed (server/writer.py): until it is durable and
+        # its updates are out, nothing else of this game is handled; what comes meanwhile waits
+        # in ``waiting``, in arrival order, so the game in memory is never read ahead of storage.
+        self.writing = False
+        self.waiting: collections.deque[Callable[[], None]] = collections.deque()
+
+    def view(self, seat: int | None) -> Encoded:
+        """``seat``'s view of the current state (None: a spectator's), built and encoded once per state."""
+        g = self.game
+        if self.views_state != g.state_id:
+            self.views.clear()
+            self.views_state = g.state_id
+        enc = self.views.get(seat)
+        if enc is None:
+            enc = self.views[seat] = Encoded(dumps_bytes(g.view(seat)))
+        return enc
+
+    def forget_views(self) -> None:
+        """The game object was replaced (reloaded): its state id alone no longer says which views hold."""
+        self.views.clear()
+        self.views_state = -1
+
+    def busy(self) -> bool:
+        """An action is being committed, or work waits for one: new work must queue behind it."""
+        return self.writing or bool(self.waiting)
 
     def identify(self, token: str) -> tuple[str, int | None] | None:
         h = token_hash(token)
@@ -489,6 +563,13 @@ class BotScheduler:
             await asyncio.sleep(0)
 
 
+#: A serving process's garbage-collector threshold for its youngest generation (Python's is 700;
+#: $CHRISTIANITY_GAME_GC_GEN0 sets another, 0 keeps Python's). Under 200 games, 20,000 cut the
+#: collections from about 170 to 5 in 30 s and their total time by half (docs/developers.md, Load):
+#: most young objects live only through one message, and what survives is frozen every 5 s anyway.
+GC_GEN0 = int(os.environ.get("CHRISTIANITY_GAME_GC_GEN0", "20000") or 0)
+
+
 # --------------------------------------------------------------------------- the server
 class GameServer:
     """All games of one data folder, or of the database ``database`` names (server/store.py:
@@ -516,6 +597,11 @@ class GameServer:
             self.broken[gid] = why
         self.store.write_manifest()
         self.storage_problems: list[str] = list(self.store.problems)
+        # Actions are committed by a writer thread, in groups (server/writer.py); from here on the
+        # loop's own store calls take the same lock, so the two never share the connection at once.
+        store_lock = threading.RLock()
+        self.writer = StoreWriter(self.store, store_lock)
+        self.store = locked(self.store, store_lock)
         # game -> seat -> the latest state id sent to a connection of that seat by this process: a
         # client's claim to have seen a later state than the server holds is evidence of lost
         # actions only up to what its seat was sent (anyone can claim any number)
@@ -552,7 +638,10 @@ class GameServer:
         self._loader = loop.create_task(self._load_all())
         self._lagger = loop.create_task(self._measure_lag())
         self._gc_keeper = loop.create_task(self._keep_gc()) if self.freeze_gc else None
+        if self.freeze_gc and GC_GEN0 > 0:
+            gc.set_threshold(GC_GEN0, *gc.get_threshold()[1:])
         self._sweeper = loop.create_task(self._sweep_forever())
+        self.writer.start(loop)
         self.bots.start()
         gc.callbacks.append(self._gc_callback)
 
@@ -666,9 +755,12 @@ class GameServer:
                 await t
             except (asyncio.CancelledError, Exception):
                 pass
+        # what is being committed is committed, and its players hear so, before the connections close
+        await self.writer.drain()
         for room in self.rooms.values():
             for c in list(room.conns):
                 c.close(1000, "server shutting down")
+        self.writer.stop()
         self.store.close()
 
     # ------------------------------------------------------------------ rooms
@@ -728,7 +820,8 @@ class GameServer:
             pass   # reported when the game is opened
 
     def _maybe_evict(self, room: Room) -> None:
-        if not room.conns and not room.attached and room.game.result is not None and not room.bot_pending:
+        if not room.conns and not room.attached and room.game.result is not None and not room.bot_pending \
+                and not room.busy():
             self.rooms.pop(room.game_id, None)
 
     # ------------------------------------------------------------------ memory: idle and abandoned games
@@ -748,7 +841,8 @@ class GameServer:
         seen = len(self.store.problems)
         try:
             self.store.check_wal()
-            live = {gid: room.game.action_count for gid, room in self.rooms.items()}
+            # an action being committed is not acknowledged yet: the store may not hold it
+            live = {gid: room.game.action_count - int(room.writing) for gid, room in self.rooms.items()}
             for gid, why in self.store.check_manifest(live).items():
                 self.broken[gid] = why
                 room = self.rooms.pop(gid, None)
@@ -771,7 +865,8 @@ class GameServer:
         now = time.time() if now is None else now
         evicted = archived = 0
         for room in list(self.rooms.values()):
-            if room.attached or room.conns or room.bot_pending or now - room.last_active < lim.idle_evict_s:
+            if room.attached or room.conns or room.bot_pending or room.busy() or \
+                    now - room.last_active < lim.idle_evict_s:
                 continue
             if room.game.result is None and room.bot_to_move() is not None:
                 continue   # a bot is to move (the scheduler will get to it)
@@ -1093,8 +1188,13 @@ class GameServer:
         return served_record(room.game.to_record())
 
     # ------------------------------------------------------------------ the WebSocket protocol
+    #: messages of one game that may wait for a commit at once (the rate limits keep them far fewer)
+    MAX_WAITING = 4096
+
     def on_message(self, conn: Conn, room: Room, text: str | bytes | None) -> None:
-        """Handle one client message (synchronously: nothing else runs in between)."""
+        """Take one client message: its size and the connection's rate are checked at once; the
+        rest is handled now, or after the action of this game being committed (in arrival order;
+        see ``Room.waiting``). Handling is synchronous: nothing else of the game runs in between."""
         lim = self.limits
         if text is None:
             return
@@ -1114,6 +1214,17 @@ class GameServer:
                 conn.error("rate_limited", f"at most {lim.rate:g} messages a second (bursts of {lim.burst}); "
                                            "this message was dropped and the connection is slowed down")
             return
+        if room.busy():
+            if len(room.waiting) >= self.MAX_WAITING:
+                conn.error("rate_limited", "this game has too many messages waiting; this one was dropped")
+                return
+            room.waiting.append(partial(self._handle, conn, room, text))
+            return
+        self._handle(conn, room, text)
+
+    def _handle(self, conn: Conn, room: Room, text: str | bytes) -> None:
+        """Handle one client message that passed the size and rate checks."""
+        lim = self.limits
         try:
             data = json.loads(text)
         except (ValueError, UnicodeDecodeError):
@@ -1179,7 +1290,7 @@ class GameServer:
         if ident is None:
             conn.error("wrong_token", "that token is not one of this game's", msg.ref)
             return
-        self.join_conn(conn, room, msg.token, ident, msg.state_id, msg.ref)
+        self._join_conn(conn, room, msg.token, ident, msg.state_id, msg.ref)
 
     def _state_lost(self, conn: Conn, room: Room, state_id: int | None, ref: Any,
                     ident: tuple[str | None, int | None] | None = None) -> bool:
@@ -1262,6 +1373,22 @@ class GameServer:
 
     def join_conn(self, conn: Conn, room: Room, token: str, ident: tuple[str, int | None], state_id: int | None,
                   ref: Any) -> None:
+        """Join ``conn`` to ``room`` as ``ident`` (a token in the connection's URL): now, or after the
+        action being committed. Meanwhile the connection counts as joined (the app's join deadline
+        must not close it); its messages queue behind the join."""
+        if room.busy():
+            prior = (conn.role, conn.seat)
+            conn.role, conn.seat = ident
+
+            def later() -> None:
+                conn.role, conn.seat = prior
+                self._join_conn(conn, room, token, ident, state_id, ref)
+            room.waiting.append(later)
+            return
+        self._join_conn(conn, room, token, ident, state_id, ref)
+
+    def _join_conn(self, conn: Conn, room: Room, token: str, ident: tuple[str, int | None], state_id: int | None,
+                   ref: Any) -> None:
         if self._state_lost(conn, room, state_id, ref, ident):
             return
         if (conn.role, conn.seat) != ident or conn.room is not room or conn not in room.conns:
@@ -1291,7 +1418,7 @@ class GameServer:
         text = dumps({
             "type": "welcome", "game_id": room.game_id, "seat": conn.seat, "role": conn.role,
             "state_id": g.state_id, "since": since, "events": [e.for_seat(conn.seat) for e in events],
-            "view": g.view(conn.seat), **table_fields(g, conn.seat), "seats": room.seat_info(),
+            "view": room.view(conn.seat), **table_fields(g, conn.seat), "seats": room.seat_info(),
             "limits": self.limits.public(), "ref": ref,
         })
         conn.charge(len(text))
@@ -1308,7 +1435,7 @@ class GameServer:
         if body is None:
             body = dumps({
                 "type": "sync", "game_id": room.game_id, "state_id": g.state_id, "since": since, "reason": reason,
-                "events": [e.for_seat(conn.seat) for e in events], "view": g.view(conn.seat),
+                "events": [e.for_seat(conn.seat) for e in events], "view": room.view(conn.seat),
                 **table_fields(g, conn.seat),
             })
             if len(room.sync_cache) >= 16:
@@ -1389,34 +1516,67 @@ class GameServer:
         self._accepted(room, action.to_json(), events, action.seat, conn, ref)
 
     def _accepted(self, room: Room, action_json: dict[str, Any], events: list[Event], by: int,
-                  actor: Conn | None, ref: Any) -> None:
-        """Store an applied action, then push the updates and wake the bots."""
+                  actor: Conn | None, ref: Any, then: Callable[[], None] | None = None) -> None:
+        """Store an applied action (the writer thread commits it), then, once it is durable, push
+        the updates, wake the bots and run ``then``. Until then the game is busy: whatever else
+        comes for it waits (``Room.waiting``), so nobody sees or builds on a state not yet stored."""
         g = room.game
         room.sync_cache.clear()
+        res = g.result
+        result = None if res is None else {"winner": res.winner, "reason": res.reason, "round": res.round}
+        room.writing = True
         try:
-            self.store.append_action(room.game_id, len(g.actions) - 1, action_json)
-            if g.result is not None:
-                res = g.result
-                self.store.finish(room.game_id, {"winner": res.winner, "reason": res.reason, "round": res.round})
-        except Exception as exc:   # noqa: BLE001 - the action is not stored: undo it by reloading
-            game_log(room.game_id).exception("storing an action of game %s failed", room.game_id)
-            self._reload(room)
-            if actor is not None:
-                actor.error("storage_error", f"the action could not be stored ({exc}); nothing changed", ref,
-                            room.game.state_id)
-            return
-        room.last_active = time.time()
-        if self.cluster is not None:   # cluster hook: the other processes' connections hear of it
-            self.cluster.stored(room)
-        try:   # the action is stored: every connection must hear of it and the bots must wake
-            self._broadcast(room, events, by, actor, ref)
+            future = self.writer.submit(room.game_id, len(g.actions) - 1, action_json, result)
+        except BaseException:
+            room.writing = False
+            raise
+        future.add_done_callback(partial(self._stored, room, events, by, actor, ref, then))
+
+    def _stored(self, room: Room, events: list[Event], by: int, actor: Conn | None, ref: Any,
+                then: Callable[[], None] | None, future: "asyncio.Future[None]") -> None:
+        """The writer's answer for an action of ``room``: on success the updates go out (the
+        actor's is its acknowledgement); on failure the game is reloaded from the store (the action
+        is undone) and the actor is told. Then what waited for the commit runs."""
+        try:
+            g = room.game
+            exc = future.exception() if not future.cancelled() else asyncio.CancelledError()
+            if exc is not None:   # the action is not stored: undo it by reloading
+                game_log(room.game_id).error("storing an action of game %s failed", room.game_id, exc_info=exc)
+                self._reload(room)
+                if actor is not None:
+                    actor.error("storage_error", f"the action could not be stored ({exc}); nothing changed", ref,
+                                room.game.state_id)
+            else:
+                room.last_active = time.time()
+                if self.cluster is not None:   # cluster hook: the other processes' connections hear of it
+                    self.cluster.stored(room)
+                try:   # the action is stored: every connection must hear of it and the bots must wake
+                    self._broadcast(room, events, by, actor, ref)
+                finally:
+                    if g.result is not None and room.requests:
+                        for req in list(room.requests.values()):
+                            self._resolve(room, req, "void", None, None, None)
+                    self.kick_bots(room)
+                    if g.result is None and g.end_offer is not None:
+                        self._bots_answer_end(room)
+            if then is not None:
+                then()
         finally:
-            if g.result is not None and room.requests:
-                for req in list(room.requests.values()):
-                    self._resolve(room, req, "void", None, None, None)
-            self.kick_bots(room)
-            if g.result is None and g.end_offer is not None:
-                self._bots_answer_end(room)
+            room.writing = False
+            self._run_waiting(room)
+
+    def _run_waiting(self, room: Room) -> None:
+        """Run what waited for ``room``'s commit, in arrival order, until one of them starts the
+        next commit (the rest then wait for that one)."""
+        while room.waiting and not room.writing:
+            run_deferred(room.waiting.popleft())
+
+    def _when_settled(self, room: Room, fn: Callable[..., None], *args: Any) -> None:
+        """``fn(*args)`` now, or after the action of ``room`` being committed (and what waits before it)."""
+        if room.busy():
+            room.waiting.append(partial(fn, *args))
+        else:
+            fn(*args)
 
     def _reload(self, room: Room) -> None:
         self.rooms.pop(room.game_id, None)
@@ -1425,33 +1585,36 @@ class GameServer:
         except LobbyError:
             fresh = None
         room.sync_cache.clear()
+        room.forget_views()
         if fresh is not None:
             room.game = fresh.game
             self.rooms[room.game_id] = room
 
     def _broadcast(self, room: Room, events: list[Event], by: int, actor: Conn | None, ref: Any) -> None:
+        """The update of one accepted action to every connection of ``room``: each seat's (and the
+        spectators') message is built and encoded once, however many connections it has, and that
+        one text goes to each of them (the actor's differs only by its acknowledgement)."""
         g = room.game
         head = f'{{"type":"update","game_id":{dumps(room.game_id)},"state_id":{g.state_id},"by":{dumps(by)},'
-        cache: dict[int | None, str] = {}
+        cache: dict[int | None, tuple[str, str]] = {}   # seat -> (the update after its ack and ref, the whole update)
         for conn in list(room.conns):
             try:   # one connection's trouble must not leave the others un-notified
                 seat = conn.seat
                 if conn.role == "player":
                     self._sent(room, seat, g.state_id)
-                body = cache.get(seat)
-                if body is None:
-                    ev = dumps([e.for_seat(seat) for e in events])
-                    table = dumps(table_fields(g, seat))[1:-1]   # "undo":...,"end_offer":...
-                    body = f'"events":{ev},"view":{dumps(g.view(seat))},{table}}}'
-                    cache[seat] = body
+                texts = cache.get(seat)
+                if texts is None:
+                    body = dumps({"events": [e.for_seat(seat) for e in events], "view": room.view(seat),
+                                  **table_fields(g, seat)})[1:]   # "events":...,"view":...,"undo":...}
+                    texts = cache[seat] = (body, f'{head}"ack":false,"ref":null,{body}')
                 if conn is actor:
                     try:
                         echo = dumps(ref)
                     except Exception:   # noqa: BLE001 - refused earlier; never stop the broadcast on it
                         echo = "null"
-                    conn.send(f'{head}"ack":true,"ref":{echo},{body}')
+                    conn.send(f'{head}"ack":true,"ref":{echo},{texts[0]}')
                 else:
-                    conn.send(f'{head}"ack":false,"ref":null,{body}')
+                    conn.send(texts[1])
             except Exception:   # noqa: BLE001 - logged; that connection resyncs
                 game_log(room.game_id).exception("update to a connection of game %s failed; closing it", room.game_id)
                 conn.close(1011, "internal error: reconnect to resync", flush=False)
@@ -1508,8 +1671,8 @@ class GameServer:
             self._resolve(room, req, "void", conn.seat, conn, ref)
             return
         room.requests.pop(req.id, None)
-        self._accepted(room, req.action.to_json(), events, req.seat, None, None)
-        self._resolve(room, req, "accepted", conn.seat, conn, ref)
+        self._accepted(room, req.action.to_json(), events, req.seat, None, None,
+                       then=partial(self._resolve, room, req, "accepted", conn.seat, conn, ref))
 
     def _resolve(self, room: Room, req: AdjustReq, outcome: str, by: int | None, answerer: Conn | None,
                  ref: Any) -> None:
@@ -1535,7 +1698,11 @@ class GameServer:
             self.bots.ready(room)
 
     def _bot_move(self, room: Room) -> None:
-        """One bot move (run by the BotScheduler), then the next one is scheduled."""
+        """One bot move (run by the BotScheduler), then the next one is scheduled; after the action
+        of the game being committed, if there is one."""
+        self._when_settled(room, self._bot_move_now, room)
+
+    def _bot_move_now(self, room: Room) -> None:
         room.bot_pending = False
         if self.closing or self.rooms.get(room.game_id) is not room:
             return
@@ -1596,7 +1763,7 @@ class GameServer:
             self._accepted(room, action.to_json(), events, seat, None, None)
 
         for seat in answering:
-            asyncio.get_running_loop().call_later(max(self.bot_delay, 0.0), answer, seat)
+            asyncio.get_running_loop().call_later(max(self.bot_delay, 0.0), self._when_settled, room, answer, seat)
 
     def _think_off_loop(self, room: Room, seat: int, actions: list[Any]) -> None:
         """A search bot thinks in a worker process (``bots.search.thinking_pool``), so the event
@@ -1626,7 +1793,7 @@ class GameServer:
                 events = g.apply(action)
             self._accepted(room, action.to_json(), events, seat, None, None)
 
-        future.add_done_callback(done)
+        future.add_done_callback(lambda f: self._when_settled(room, done, f))
 
     def disconnected(self, conn: Conn, room: Room) -> None:
         room.conns.discard(conn)

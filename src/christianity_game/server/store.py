@@ -12,7 +12,9 @@ actions: format, version, mode, line-up, seed, settings, decks, deck files, posi
 per accepted action, appended and committed before the server acknowledges the action. Loading a
 game is replaying its record. Seat tokens are stored only as SHA-256 hashes.
 
-All calls happen on the server's event-loop thread; each append is one autocommit INSERT.
+The server calls the store from its event-loop thread and, for actions, from its writer thread
+(server/writer.py: it wraps SQLite appends in one transaction per group), one thread at a time
+under one lock; each call outside such a group commits on its own.
 
 The rest of this docstring is about the SQLite store (PostgreSQL's own checks: server/store_pg.py).
 
