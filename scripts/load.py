@@ -55,12 +55,21 @@ def free_port() -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """utime + stime of a process (Linux), in seconds."""
+    """utime + stime of a process and its live children (Linux; ``--workers``: every worker), in seconds."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return float("nan")
+    try:
+        kids = [int(k) for k in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        kids = []
+    return own + sum(c for c in (cpu_seconds(k) for k in kids) if c == c)
+
+
+#: More arguments of the server under test (``--workers``, ``--database``; set by ``main``).
+SERVER_EXTRA: list[str] = []
 
 
 def start_server(port: int, data_dir: str, rate: float, src: Path = ROOT / "src") -> subprocess.Popen[bytes]:
@@ -68,7 +77,7 @@ def start_server(port: int, data_dir: str, rate: float, src: Path = ROOT / "src"
     commits under the same load)."""
     cmd = [sys.executable, "-m", "christianity_game.server", "--host", "127.0.0.1", "--port", str(port),
            "--data-dir", data_dir, "--bot-delay", "0.05", "--log-level", "warning", "--rate", str(rate),
-           "--burst", str(int(rate * 2))]
+           "--burst", str(int(rate * 2)), *SERVER_EXTRA]
     env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     return subprocess.Popen(cmd, env=env)
 
@@ -437,6 +446,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "server_src": args.url or str(Path(args.src).resolve() if args.src else ROOT / "src"),
         "games_concurrent": args.games, "think_s": args.think, "warmup_s": args.warmup,
+        "server_workers": args.workers, "store": "postgresql" if args.database else "sqlite",
         "rtt_samples": len(r), "bot": args.bot, "lineup": args.lineup,
         "wall_s": round(wall, 2), "games_started": stats.started, "games_finished": stats.finished,
         "actions": stats.actions, "actions_per_s": round(stats.actions / wall, 1),
@@ -483,6 +493,11 @@ def main() -> None:
     p.add_argument("--addresses", type=int, default=50,
                    help="loopback source addresses the normal games' clients use (127.0.1.1 ...)")
     p.add_argument("--url", default=None, help="use a running server (loopback only) instead of starting one")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="serve --workers N: N server processes on one port on PostgreSQL (--database, else a "
+                        "throwaway PostgreSQL cluster as the tests start one, tests/pg_fixture.py)")
+    p.add_argument("--database", default=None, metavar="URL",
+                   help="the server's --database (postgresql://...; 'throwaway': a throwaway PostgreSQL cluster)")
     p.add_argument("--src", default=None,
                    help="run the server from this source folder (another checkout's src/, e.g. a git worktree "
                         "of an older commit) instead of this checkout's, to compare two commits with the same load")
@@ -495,7 +510,27 @@ def main() -> None:
     gc.collect()
     gc.freeze()
     gc.disable()
-    report = asyncio.run(main_async(args))
+    pg = None
+    if args.workers > 1 and not args.database:
+        args.database = "throwaway"
+    if args.database == "throwaway":   # initdb in a temporary folder (PostgreSQL's binaries must be installed)
+        sys.path.insert(0, str(ROOT / "tests"))
+        from pg_fixture import PgCluster, find_pg_bin
+        bindir = find_pg_bin()
+        if bindir is None:
+            raise SystemExit("--workers needs PostgreSQL: install it (scripts/install-postgres.sh) or give --database")
+        pg = PgCluster(bindir)
+        pg.start()
+        args.database = pg.create_database()
+    if args.database:
+        SERVER_EXTRA.extend(["--database", args.database])
+    if args.workers > 1:
+        SERVER_EXTRA.extend(["--workers", str(args.workers)])
+    try:
+        report = asyncio.run(main_async(args))
+    finally:
+        if pg is not None:
+            pg.stop()
     if args.json:
         print(json.dumps(report))
         return
@@ -503,6 +538,8 @@ def main() -> None:
     print(f"{report['games_concurrent']} concurrent games ({report['lineup']}, client bot {report['bot']}, "
           f"think {report['think_s']} s) for {report['wall_s']} s; server: {report['server_src']}")
     print(f"  games started {report['games_started']}, finished {report['games_finished']}")
+    print(f"  server workers {report['server_workers']} on {report['store']}; load average "
+          f"{' '.join(f'{x:.2f}' for x in report['load_average'])}")
     print(f"  actions {report['actions']}  throughput {report['actions_per_s']} actions/s")
     print(f"  round trip ({report['rtt_samples']} actions after {report['warmup_s']} s warm-up) ms: "
           f"p50 {rt['p50']}  p90 {rt['p90']}  p95 {rt['p95']}  p99 {rt['p99']}  max {rt['max']}  mean {rt['mean']}")

@@ -153,8 +153,13 @@ def test_two_servers_on_one_database_serve_the_same_game(pg_url: str, tmp_path: 
             watcher = asyncio.create_task(watch(on_b, spectator, seen, done))
             await asyncio.sleep(0.3)   # the spectator is in before the first action
             try:
-                await asyncio.wait_for(asyncio.gather(*(keep_playing(c, done) for c in clients)), 60)
-                await asyncio.wait_for(watcher, 10)
+                try:
+                    await asyncio.wait_for(asyncio.gather(*(keep_playing(c, done) for c in clients)), 60)
+                    await asyncio.wait_for(watcher, 10)
+                except asyncio.TimeoutError:
+                    state = [(c.seat, c.state_id, c.over, c.errors, c._sent, c.problems) for c in clients]
+                    raise AssertionError(f"the game stalled: {state}, the spectator at "
+                                         f"{seen[-1].get('state_id') if seen else None}\n{a.tail()}\n{b.tail()}")
             finally:
                 done.set()
                 watcher.cancel()
@@ -181,11 +186,14 @@ def test_two_servers_on_one_database_serve_the_same_game(pg_url: str, tmp_path: 
         b.stop()
 
 
-def _owner_pid(pg_url: str, game_id: str) -> int:
+def _owner_pid(pg_url: str, game_id: str, missing: Any = AssertionError) -> Any:
+    """The pid of the process holding ``game_id``'s live lease (none: ``missing``, or fail)."""
     with psycopg.connect(pg_url) as db:
         row = db.execute("SELECT w.pid FROM leases l JOIN workers w ON w.id = l.owner WHERE l.game_id=%s "
                          "AND l.expires_at > now()", (game_id,)).fetchone()
-    assert row is not None, "the game has no owner"
+    if row is None:
+        assert missing is not AssertionError, "the game has no owner"
+        return missing
     return int(row[0])
 
 
@@ -211,19 +219,24 @@ def test_a_worker_killed_mid_game_hands_its_games_to_another(pg_url: str, tmp_pa
                     await asyncio.sleep(0.05)
                     assert not all(t.done() for t in tasks), "the games ended before the kill"
                 victim = _owner_pid(pg_url, games[0]["game_id"])
-                theirs = [g["ws"] for g in games if _owner_pid(pg_url, g["game_id"]) == victim]
+                theirs = [(g["game_id"], g["ws"]) for g in games if _owner_pid(pg_url, g["game_id"]) == victim]
                 os.kill(victim, signal.SIGKILL)
                 killed = time.monotonic()
-                before = {c: len(c.acked) for c in clients}
-                # each of the victim's games: an action acknowledged after the kill (by its new owner)
-                while not all(any(len(c.acked) > before[c] or c.over for c in clients if c.ws_url == ws)
-                              for ws in theirs):
-                    assert time.monotonic() - killed < 20, "no action was acknowledged after the kill\n" + srv.tail()
+
+                def moved_off() -> bool:   # every game of the victim still in play has another owner
+                    return all(all(c.over for c in clients if c.ws_url == ws) or _owner_pid(pg_url, gid, None) not in
+                               (victim, None) for gid, ws in theirs)
+
+                while not moved_off():
+                    assert time.monotonic() - killed < 20, "the games did not move\n" + srv.tail()
                     await asyncio.sleep(0.05)
                 moved = time.monotonic() - killed
-                for g in games:
-                    if g["ws"] in theirs and not all(c.over for c in clients if c.ws_url == g["ws"]):
-                        assert _owner_pid(pg_url, g["game_id"]) != victim
+                before = {c: len(c.acked) for c in clients}
+                # and play goes on there: each of those games acknowledges an action after the move
+                while not all(any(len(c.acked) > before[c] or c.over for c in clients if c.ws_url == ws)
+                              for _, ws in theirs):
+                    assert time.monotonic() - killed < 30, "no action was acknowledged after the move\n" + srv.tail()
+                    await asyncio.sleep(0.05)
                 await asyncio.wait_for(asyncio.gather(*tasks), 90)
                 return moved
             finally:

@@ -301,7 +301,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             await _drain(conn)
             return
         if server.cluster is not None:   # cluster hook: a game whose owner is gone is taken over now
-            await server.cluster.adopt(game_id)
+            await server.cluster.ready(game_id)
             room = server.rooms.get(game_id, room)
         refusal = server.admit(conn, room)
         if refusal is not None:

@@ -68,6 +68,7 @@ LEASE_S = 3.0                   # how long a lease holds without renewal
 TICK_S = 0.5                    # how often leases are renewed, orphans looked for, followers checked
 FORWARD_TIMEOUT_S = 5.0         # how long a forwarded message waits for the owner's answer
 MAX_FORWARD_BYTES = 7000        # a client message forwarded through NOTIFY (its payload is capped at 8,000)
+CREATE_GRACE_S = 5.0            # a game this new is its creator's to take, not an orphan
 ORPHANS_PER_TICK = 25           # games without a live lease one process takes over per tick
 WORKER_ENV = "CHRISTIANITY_GAME_WORKER"   # serve --workers: the settings each worker process starts with
 
@@ -136,7 +137,14 @@ class Cluster:
         self.owned: set[str] = set()
         self.base_limits = server.limits
         self.workers = 1
+        # four sessions, so that no one kind of work waits behind another: ``db`` for reads, lease
+        # takes and lookups; ``lease_db`` only for renewing (never late behind a burst of reads);
+        # ``notify_db`` for sending notifications; and the listener's own
         self.db: psycopg.AsyncConnection[tuple[Any, ...]] | None = None
+        self.lease_db: psycopg.AsyncConnection[tuple[Any, ...]] | None = None
+        self.notify_db: psycopg.AsyncConnection[tuple[Any, ...]] | None = None
+        self._catching: set[str] = set()   # taken over, its copy still catching up with the store
+        self._owners: dict[str, tuple[str, float]] = {}   # game -> (its owner, when looked up): forwarding
         self._tasks: list[asyncio.Task[None]] = []
         self._jobs: set[asyncio.Task[Any]] = set()
         self._outbox: list[tuple[str, str]] = []
@@ -161,10 +169,12 @@ class Cluster:
     async def start(self) -> None:
         """Connect, announce this process, start listening and the tick (leases, orphans, followers)."""
         self.db = await self._connect()
+        self.lease_db = await self._connect()
+        self.notify_db = await self._connect()
         await self._heartbeat()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send_loop()),
-                       loop.create_task(self._tick_forever())]
+                       loop.create_task(self._renew_forever()), loop.create_task(self._tick_forever())]
         try:
             await asyncio.wait_for(self._listening.wait(), 10)
         except asyncio.TimeoutError:
@@ -197,12 +207,15 @@ class Cluster:
             await self.db.execute("DELETE FROM workers WHERE id=%s", (self.id,))
         except psycopg.Error as exc:
             log.warning("cluster: could not give the leases back (they expire in %g s): %s", self.lease_s, exc)
-        await self.db.close()
+        for db in (self.db, self.lease_db, self.notify_db):
+            if db is not None:
+                await db.close()
 
     # ------------------------------------------------------------------ ownership
     def owns(self, game_id: str) -> bool:
-        """Whether this process holds ``game_id``'s lease (applies its actions, runs its bots)."""
-        return game_id in self.owned
+        """Whether this process holds ``game_id``'s lease and its copy is up to date (it applies the
+        game's actions and runs its bots)."""
+        return game_id in self.owned and game_id not in self._catching
 
     async def _acquire(self, ids: list[str]) -> list[str]:
         """Take the leases of ``ids`` that are free, expired or already this process's; those taken."""
@@ -216,6 +229,7 @@ class Cluster:
         got = [str(r[0]) for r in await cur.fetchall()]
         new = [g for g in got if g not in self.owned]
         self.owned.update(got)
+        self._catching.update(new)   # until _took_over (or a fresh load) brought its copy up to date
         return new
 
     async def _owner_of(self, game_id: str) -> str | None:
@@ -240,16 +254,50 @@ class Cluster:
         return self.owns(game_id)
 
     async def _took_over(self, ids: list[str]) -> None:
+        """Games whose leases were just taken: their copies here caught up with the store (those not
+        in memory are loaded when needed), then they are this process's; their bots wake."""
         for gid in ids:
+            try:
+                if gid in self.server.rooms:
+                    self.takeovers += 1
+                    await self._catch_up(gid, wait=False, force=True)
+            finally:
+                self._catching.discard(gid)
             room = self.server.rooms.get(gid)
-            if room is not None:
-                self.takeovers += 1
-                await self._catch_up(gid, wait=False)
-                room = self.server.rooms.get(gid)
-                if room is not None:
-                    self.server.kick_bots(room)
+            if room is not None and self.owns(gid):
+                self.server.kick_bots(room)
 
     # ------------------------------------------------------------------ the tick
+    async def _renew_forever(self) -> None:
+        """Every ``tick_s``: this process's worker row and its leases renewed (on their own session)."""
+        while True:
+            await asyncio.sleep(self.tick_s)
+            try:
+                await self._heartbeat()
+                await self.renew()
+            except psycopg.Error as exc:
+                log.warning("cluster: renewing the leases failed (the database out of reach?): %s", exc)
+                if self.lease_db is not None and (self.lease_db.closed or self.lease_db.broken):
+                    try:
+                        self.lease_db = await self._connect()
+                    except psycopg.Error:
+                        pass
+            except Exception:   # noqa: BLE001 - logged; renewing must keep running
+                log.exception("cluster: renewing the leases failed")
+
+    async def renew(self) -> None:
+        """Renew every lease of this process; a lease found taken (it expired while this process was
+        cut off or stalled) makes its game a followed one here."""
+        assert self.lease_db is not None
+        before = set(self.owned)   # (a game adopted while the renewal runs is not lost)
+        cur = await self.lease_db.execute("UPDATE leases SET expires_at = now() + make_interval(secs => %s) "
+                                          "WHERE owner=%s RETURNING game_id", (self.lease_s, self.id))
+        held = {str(r[0]) for r in await cur.fetchall()}
+        lost = before - held
+        for gid in lost:
+            game_log(gid).warning("cluster: the lease of game %s was taken by another process; following it", gid)
+        self.owned = (self.owned - lost) | held
+
     async def _tick_forever(self) -> None:
         while True:
             await asyncio.sleep(self.tick_s)
@@ -267,13 +315,14 @@ class Cluster:
 
     async def _heartbeat(self) -> None:
         """Renew this process's row in ``workers``; share the per-process limits among the live ones."""
-        assert self.db is not None
-        await self.db.execute(
+        db = self.lease_db or self.db
+        assert db is not None
+        await db.execute(
             "INSERT INTO workers(id, started, host, pid, expires_at) VALUES (%s, %s, %s, %s, "
             "now() + make_interval(secs => %s)) ON CONFLICT (id) DO UPDATE SET expires_at=EXCLUDED.expires_at",
             (self.id, self.started, socket.gethostname(), os.getpid(), self.lease_s))
-        await self.db.execute("DELETE FROM workers WHERE expires_at < now() - interval '1 minute'")
-        cur = await self.db.execute("SELECT COUNT(*) FROM workers WHERE expires_at > now()")
+        await db.execute("DELETE FROM workers WHERE expires_at < now() - interval '1 minute'")
+        cur = await db.execute("SELECT COUNT(*) FROM workers WHERE expires_at > now()")
         row = await cur.fetchone()
         n = max(1, int(row[0]) if row else 1)
         if n != self.workers:
@@ -281,18 +330,11 @@ class Cluster:
             self.server.limits = shared_limits(self.base_limits, n)
 
     async def tick(self) -> None:
-        """Renew, give back, take over; drop replicas nobody watches; catch followers up."""
+        """Give back, take over; drop replicas nobody watches; catch followers up (renewing is
+        ``renew``'s, on its own session)."""
         assert self.db is not None
         server = self.server
-        await self._heartbeat()
-        cur = await self.db.execute("UPDATE leases SET expires_at = now() + make_interval(secs => %s) "
-                                    "WHERE owner=%s RETURNING game_id", (self.lease_s, self.id))
-        held = {str(r[0]) for r in await cur.fetchall()}
-        lost = self.owned - held
-        for gid in lost:
-            game_log(gid).warning("cluster: the lease of game %s was taken by another process; following it", gid)
-        self.owned = held
-        gone = [g for g in held if g not in server.rooms]
+        gone = [g for g in self.owned if g not in server.rooms and g not in self._catching]
         if gone:
             await self.db.execute("DELETE FROM leases WHERE owner=%s AND game_id = ANY(%s)", (self.id, gone))
             self.owned.difference_update(gone)
@@ -303,13 +345,14 @@ class Cluster:
         if followed:
             new = await self._acquire(followed)
             if new:
-                await self._took_over(new)
+                self._spawn(self._took_over(new))
         cur = await self.db.execute(
-            "SELECT id FROM games g WHERE finished=0 AND archived=0 AND parked=0 AND NOT EXISTS "
+            "SELECT id FROM games g WHERE finished=0 AND archived=0 AND parked=0 AND created < %s AND NOT EXISTS "
             "(SELECT 1 FROM leases l WHERE l.game_id=g.id AND l.expires_at > now()) ORDER BY random() LIMIT %s",
-            (ORPHANS_PER_TICK,))
+            (time.time() - CREATE_GRACE_S, ORPHANS_PER_TICK))
         orphans = [str(r[0]) for r in await cur.fetchall() if str(r[0]) not in server.rooms]
         for gid in await self._acquire(orphans):
+            self._catching.discard(gid)   # loaded from the store below: up to date
             loaded: Room | None
             try:
                 loaded = server.room(gid)
@@ -355,10 +398,16 @@ class Cluster:
                 sql = "SELECT " + ", ".join("pg_notify(%s, %s)" for _ in part)
                 args = [x for pair in part for x in pair]
                 try:
-                    assert self.db is not None
-                    await self.db.execute(sql, args)
+                    db = self.notify_db or self.db
+                    assert db is not None
+                    await db.execute(sql, args)
                 except psycopg.Error as exc:   # followers catch up at the next tick
                     log.warning("cluster: %d notifications not sent: %s", len(part), exc)
+                    if self.notify_db is not None and (self.notify_db.closed or self.notify_db.broken):
+                        try:
+                            self.notify_db = await self._connect()
+                        except psycopg.Error:
+                            pass
 
     async def _listen(self) -> None:
         """Listen on ``cg_games`` and this process's own channel (reconnecting when cut off)."""
@@ -415,15 +464,18 @@ class Cluster:
             mine.token_hash, mine.claimed, mine.name = stored.token_hash, stored.claimed, stored.name
 
     # ------------------------------------------------------------------ following
-    async def _catch_up(self, game_id: str, wait: bool = True) -> None:
+    async def _catch_up(self, game_id: str, wait: bool = True, force: bool = False) -> None:
         """Apply the stored actions this process's copy of ``game_id`` lacks, sending its connections
         their updates (an action forwarded from here: the actor's is its acknowledgement). ``wait``:
-        first let the answers of messages forwarded from here arrive (they say which action is whose)."""
+        first let the answers of messages forwarded from here arrive (they say which action is whose).
+        ``force``: also a game this process owns (just taken over: its copy may be behind)."""
+        deadline = time.monotonic() + FORWARD_TIMEOUT_S
+        while wait and self._inflight.get(game_id) and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+        if self.owns(game_id) and not force:   # the owner's copy is the newest there is
+            return
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         async with lock:
-            deadline = time.monotonic() + FORWARD_TIMEOUT_S
-            while wait and self._inflight.get(game_id) and time.monotonic() < deadline:
-                await asyncio.sleep(0.005)
             room = self.server.rooms.get(game_id)
             if room is None or _busy(room) or self.db is None:
                 return
@@ -452,8 +504,42 @@ class Cluster:
                 self.server.kick_bots(room)
 
     # ------------------------------------------------------------------ forwarding: the asking side
+    async def ready(self, game_id: str) -> None:
+        """Hook (the WebSocket endpoint, before a connection joins): own ``game_id`` if its lease is
+        free, else bring this process's copy up to what is stored (a client reconnecting from a
+        worker that died has seen every state the store holds, and no more)."""
+        if not await self.adopt(game_id):
+            await self._catch_up(game_id, wait=False)
+
+    def intercept(self, conn: Conn, room: Room, text: str | bytes, msg: Any) -> bool:
+        """Hook (core ``_handle``), for a game another process owns: a seat's action or answer is
+        forwarded to the owner; a hello or sync naming a state this copy has not reached yet is
+        handled once it has caught up. True if the message was taken (core then does nothing more)."""
+        from . import protocol as P
+        if room.game_id in self._catching:   # just taken over here: handled once its copy caught up
+            self._spawn(self._handle_later(conn, room, text))
+            return True
+        if isinstance(msg, (P.ActionMessage, P.AdjustAnswer)):
+            self.forward(conn, room, text, msg.ref, getattr(msg, "state_id", None))
+            return True
+        state_id = getattr(msg, "state_id", None)
+        if isinstance(msg, (P.Hello, P.SyncRequest)) and state_id is not None and state_id > room.game.state_id:
+            self._spawn(self._handle_later(conn, room, text))
+            return True
+        return False
+
+    async def _handle_later(self, conn: Conn, room: Room, text: str | bytes) -> None:
+        deadline = time.monotonic() + FORWARD_TIMEOUT_S
+        while room.game_id in self._catching and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+        await self._catch_up(room.game_id, wait=False)
+        room = self.server.rooms.get(room.game_id, room)
+        if not conn.closing:
+            handle = getattr(self.server, "_handle", None) or self.server.on_message
+            _settled(self.server, room, handle, conn, room, text)
+
     def forward(self, conn: Conn, room: Room, text: str | bytes, ref: Any, state_id: int | None) -> None:
-        """Hook (core ``_handle``): a seat's message for a game another process owns goes to it."""
+        """A seat's message for a game another process owns goes to it (see ``intercept``)."""
         if len(text) > MAX_FORWARD_BYTES:
             conn.error("too_large", f"a message for a game another worker runs is capped at {MAX_FORWARD_BYTES} "
                                     "bytes", ref)
@@ -485,7 +571,14 @@ class Cluster:
             # the owner, asked again each second: one that does not answer may have died, and its
             # lease (expiring within LEASE_S) is then taken over here
             while answer is None and not local and time.monotonic() < deadline and not conn.closing:
-                owner = await self._owner_of(gid)
+                owner: str | None
+                known = self._owners.get(gid)
+                if known is not None and time.monotonic() - known[1] < self.lease_s:
+                    owner = known[0]
+                else:
+                    owner = await self._owner_of(gid)
+                    if owner is not None:
+                        self._owners[gid] = (owner, time.monotonic())
                 if owner is None or owner == self.id:
                     local = await self.adopt(gid)
                     if not local:
@@ -493,6 +586,9 @@ class Cluster:
                     continue
                 answer = await self._request(owner, {"op": "msg", "game": gid, "role": conn.role, "seat": conn.seat,
                                                      "thash": conn.thash, "text": text}, timeout=1.0)
+                if answer is None or answer.get("moved"):   # ask the database again who runs it
+                    self._owners.pop(gid, None)
+                    answer = None
             for item in (answer or {}).get("items", ()):
                 if "ack" in item:
                     self._acks[(gid, int(item["ack"]))] = (conn, ref)
@@ -518,8 +614,8 @@ class Cluster:
         for item in answer.get("items", ()):
             if "text" in item:
                 conn.send(str(item["text"]))
-            elif "sync" in item:
-                self.server._send_sync(conn, room, state_id, "stale_state", ref)
+            elif "sync" in item:   # since what this connection was sent just now (the updates above)
+                self.server._send_sync(conn, room, room.game.state_id, "stale_state", ref)
             elif "close" in item:
                 conn.close(int(item["close"][0]), str(item["close"][1]))
         for key in [k for k, v in self._acks.items() if v[0] is conn and k[0] == gid and
@@ -568,10 +664,13 @@ class Cluster:
         """A message forwarded by another process: handled as one of this process's connections' would be."""
         gid = str(msg.get("game"))
         room = self.server.rooms.get(gid)
-        if room is None or not self.owns(gid):
-            self._answer(msg, {"items": [{"text": json.dumps({
-                "type": "error", "code": "storage_error", "message": "the game moved to another worker; try again",
-                "reason": None, "state_id": None, "ref": None})}]})
+        if room is None and self.owns(gid):   # left memory while its lease is still held: load it again
+            try:
+                room = self.server.room(gid)
+            except LobbyError:
+                room = None
+        if room is None or not self.owns(gid):   # the asker looks the owner up again
+            self._answer(msg, {"moved": True})
             return
         proxy = ProxyConn(self.server.limits, room, msg.get("role"), msg.get("seat"), msg.get("thash"))
         room.conns.add(proxy)

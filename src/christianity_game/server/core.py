@@ -1259,10 +1259,9 @@ class GameServer:
         except ValidationError as exc:
             conn.error("bad_message", _validation_text(str(kind), exc), ref)
             return
-        # cluster hook (server/cluster.py): a seat's message for a game another process owns goes to it
-        if self.cluster is not None and isinstance(msg, (P.ActionMessage, P.AdjustAnswer)) and \
-                not self.cluster.owns(room.game_id):
-            self.cluster.forward(conn, room, text, msg.ref, getattr(msg, "state_id", None))
+        # cluster hook (server/cluster.py): for a game another process owns, actions go to it
+        if self.cluster is not None and not self.cluster.owns(room.game_id) and \
+                self.cluster.intercept(conn, room, text, msg):
             return
         try:
             if isinstance(msg, P.Hello):
