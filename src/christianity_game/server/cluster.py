@@ -432,6 +432,11 @@ class Cluster:
 
     def _dispatch(self, channel: str, payload: str) -> None:
         if channel == CHANNEL:
+            if payload.startswith("m "):   # a message to every connection of a game (see ``relay``)
+                _, gid, sender, count, text = payload.split(" ", 4)
+                if sender != self.id and gid in self.server.rooms:
+                    self._spawn(self._relayed(gid, int(count), text))
+                return
             bits = payload.split()
             if len(bits) >= 3 and bits[-1] != self.id and bits[1] in self.server.rooms:
                 if bits[0] == "a" and bits[1] not in self.owned:
@@ -449,6 +454,23 @@ class Cluster:
             self._serve_message(msg)
         elif op == "join":
             self._serve_join(msg)
+
+    def relay(self, room: Room, text: str) -> None:
+        """Hook (core ``_adjust_request``, ``_resolve``): a message of ``room`` to every connection,
+        sent by the owner to its own: the other processes send it to theirs once their copies reached
+        the action count it was sent at (``m GAME SENDER COUNT TEXT``)."""
+        if len(text) <= MAX_FORWARD_BYTES:
+            self._notify(CHANNEL, f"m {room.game_id} {self.id} {len(room.game.actions)} {text}")
+
+    async def _relayed(self, game_id: str, count: int, text: str) -> None:
+        """A relayed message, to this process's connections of the game after the updates before it."""
+        room = self.server.rooms.get(game_id)
+        if room is not None and len(room.game.actions) < count:
+            await self._catch_up(game_id)
+        async with self._locks.setdefault(game_id, asyncio.Lock()):   # after a catch-up under way
+            room = self.server.rooms.get(game_id)
+            for c in list(room.conns) if room is not None else []:
+                c.send(text)
 
     def stored(self, room: Room) -> None:
         """Hook (core ``_stored``): an action of ``room`` is committed: tell the followers."""
@@ -690,6 +712,8 @@ class Cluster:
                     items.append({"ack": count})
             elif start.startswith('{"type":"sync"'):
                 items.append({"sync": True})
+            elif start.startswith(('{"type":"adjust_request"', '{"type":"adjust_resolved"')):
+                pass   # relayed to every connection of the other processes (``relay``)
             elif size + len(text) < 6000:
                 items.append({"text": text})
                 size += len(text)

@@ -1641,6 +1641,8 @@ class GameServer:
         plain = self._request_text(room, req, None)
         for c in list(room.conns):
             c.send(self._request_text(room, req, ref) if c is conn else plain)
+        if self.cluster is not None:   # cluster hook: to the connections of the other processes too
+            self.cluster.relay(room, plain)
 
     def _adjust_answer(self, conn: Conn, room: Room, msg: P.AdjustAnswer) -> None:
         g = room.game
@@ -1681,6 +1683,8 @@ class GameServer:
         plain = dumps({**base, "ref": None})
         for c in list(room.conns):
             c.send(dumps({**base, "ref": ref}) if c is answerer else plain)
+        if self.cluster is not None:   # cluster hook: to the connections of the other processes too
+            self.cluster.relay(room, plain)
 
     # ------------------------------------------------------------------ bots
     def kick_bots(self, room: Room) -> None:
