@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Mapping
 
 from ..cards.loader import CardSet, starter_set
@@ -98,6 +99,29 @@ LEVELS: dict[str, str] = {
 
 #: Budgeted bot families: ``search:50ms`` / ``search:2000it`` and ``mcts:200ms`` / ``mcts:500it``.
 _BUDGETED = ("search", "mcts")
+_BUDGET = re.compile(r"^(?:(\d+(?:\.\d+)?)(ms|s)|(\d+)it)$")
+
+
+def parse_budget_name(family: str, name: str, default_ms: float) -> tuple[float | None, int | None]:
+    """``family``, ``family:200ms``, ``family:1.5s`` or ``family:500it`` -> (time_ms, iterations),
+    the plain name thinking ``default_ms``; a ``ValueError`` that shows the forms for anything else
+    (the lab, the CLI and the server report it as an unknown bot). One parser for every budgeted bot."""
+    if name == family:
+        return default_ms, None
+    head, sep, spec = name.partition(":")
+    m = _BUDGET.match(spec) if head == family and sep else None
+    if m is None:
+        raise ValueError(f"bad {family} budget {name!r}: use {family}, {family}:200ms, {family}:1.5s "
+                         f"or {family}:500it")
+    if m.group(3) is not None:
+        iterations = int(m.group(3))
+        if iterations < 1:
+            raise ValueError(f"bad {family} budget {name!r}: at least 1 iteration")
+        return None, iterations
+    ms = float(m.group(1)) * (1000.0 if m.group(2) == "s" else 1.0)
+    if ms <= 0:
+        raise ValueError(f"bad {family} budget {name!r}: the time must be positive")
+    return ms, None
 
 
 def level_of(name: str) -> str:

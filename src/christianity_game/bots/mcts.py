@@ -34,7 +34,6 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012) on the real engine:
 from __future__ import annotations
 
 import math
-import re
 import time
 from typing import Any, Hashable, Mapping
 
@@ -43,7 +42,7 @@ from ..engine.actions import TABLE_ACTIONS, Action, Choose, LayCostZone, PlayCar
 from ..engine.determinize import Determinizer
 from ..engine.game import Game
 from ..engine.rng import Rng
-from .base import Bot
+from .base import Bot, parse_budget_name
 from .evaluation import weights, win_chance
 from .heuristic import HeuristicBot
 
@@ -58,27 +57,10 @@ CONFIDENCE = 1.0          # ... and by this many standard errors of the differen
 RETURN_S = 0.02           # of a time budget, kept for the way back (a worker's answer to the server)
 DISCOUNT = 0.995          # a value moves toward 0.5 by this factor per decision from the root
 
-_BUDGET = re.compile(r"^(?:(\d+(?:\.\d+)?)(ms|s)|(\d+)it)$")
-
-
 def parse_budget(name: str) -> tuple[float | None, int | None]:
     """``mcts``, ``mcts:200ms``, ``mcts:1.5s`` or ``mcts:500it`` -> (time_ms, iterations); a
-    ``ValueError`` for anything else."""
-    if name == "mcts":
-        return DEFAULT_TIME_MS, None
-    head, sep, spec = name.partition(":")
-    m = _BUDGET.match(spec) if head == "mcts" and sep else None
-    if m is None:
-        raise ValueError(f"bad mcts budget {name!r}: use mcts, mcts:200ms, mcts:1.5s or mcts:500it")
-    if m.group(3) is not None:
-        iterations = int(m.group(3))
-        if iterations < 1:
-            raise ValueError(f"bad mcts budget {name!r}: at least 1 iteration")
-        return None, iterations
-    ms = float(m.group(1)) * (1000.0 if m.group(2) == "s" else 1.0)
-    if ms <= 0:
-        raise ValueError(f"bad mcts budget {name!r}: the time must be positive")
-    return ms, None
+    ``ValueError`` for anything else (:func:`~.base.parse_budget_name`)."""
+    return parse_budget_name("mcts", name, DEFAULT_TIME_MS)
 
 
 def edge_key(defs: Any, action: Action, observer: int) -> Hashable:

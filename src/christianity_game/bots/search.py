@@ -29,7 +29,6 @@ legal actions; it never looks at hidden state in another way.
 from __future__ import annotations
 
 import math
-import re
 import time
 from typing import Any, Mapping
 
@@ -38,7 +37,7 @@ from ..engine.actions import Action, Choose, LayCostZone, PlayCard
 from ..engine.determinize import determinize
 from ..engine.game import Game
 from ..engine.rng import Rng
-from .base import Bot
+from .base import Bot, parse_budget_name
 from .heuristic import HeuristicBot
 
 DEFAULT_TIME_MS = 200.0
@@ -46,30 +45,10 @@ DEFAULT_HORIZON = 24
 LATE = 0.002     # a decided game's value moves this much toward 0.5 per decision it took
 MARGIN = 0.02     # the mean gain a candidate needs over the prior's pick, times 1/sqrt(worlds)
 
-_BUDGET = re.compile(r"^(?:(\d+(?:\.\d+)?)(ms|s)|(\d+)it)$")
-
-
 def parse_budget(name: str) -> tuple[float | None, int | None]:
-    """``search``, ``search:50ms``, ``search:1.5s`` or ``search:2000it`` -> (time_ms, iterations).
-
-    Raises ``ValueError`` for anything else (the lab, the CLI and the server report it as an
-    unknown bot).
-    """
-    if name == "search":
-        return DEFAULT_TIME_MS, None
-    head, sep, spec = name.partition(":")
-    m = _BUDGET.match(spec) if head == "search" and sep else None
-    if m is None:
-        raise ValueError(f"bad search budget {name!r}: use search, search:50ms, search:1.5s or search:2000it")
-    if m.group(3) is not None:
-        iterations = int(m.group(3))
-        if iterations < 1:
-            raise ValueError(f"bad search budget {name!r}: at least 1 iteration")
-        return None, iterations
-    ms = float(m.group(1)) * (1000.0 if m.group(2) == "s" else 1.0)
-    if ms <= 0:
-        raise ValueError(f"bad search budget {name!r}: the time must be positive")
-    return ms, None
+    """``search``, ``search:200ms``, ``search:1.5s`` or ``search:500it`` -> (time_ms, iterations); a
+    ``ValueError`` for anything else (:func:`~.base.parse_budget_name`)."""
+    return parse_budget_name("search", name, DEFAULT_TIME_MS)
 
 
 # --------------------------------------------------------------------------- evaluation
