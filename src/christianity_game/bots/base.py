@@ -169,6 +169,8 @@ def make_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> Bot:
             return make_mcts_bot(name, seed, cards)
         from .search import make_search_bot
         return make_search_bot(name, seed, cards)
+    if isinstance(name, str) and name.partition(":")[0] in _BUDGETED and ":" in name:
+        _parse(name.partition(":")[0], name)   # a budgeted bot with a bad budget: say what is wrong with it
     raise ValueError(f"unknown bot {name!r}; known: {', '.join(list(LEVELS) + sorted(BOTS))} "
                      f"(search and mcts take a budget: search:50ms, mcts:200ms, mcts:500it)")
 
