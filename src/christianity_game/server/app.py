@@ -302,7 +302,10 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             return
         if server.cluster is not None:   # cluster hook: a game whose owner is gone is taken over now
             await server.cluster.ready(game_id)
-            room = server.rooms.get(game_id, room)
+            try:
+                room = server.room(game_id) or room   # the one in memory now (a replica may have been dropped)
+            except LobbyError:
+                pass
         refusal = server.admit(conn, room)
         if refusal is not None:
             conn.error("too_many_connections", refusal)

@@ -68,6 +68,7 @@ LEASE_S = 3.0                   # how long a lease holds without renewal
 TICK_S = 0.5                    # how often leases are renewed, orphans looked for, followers checked
 FORWARD_TIMEOUT_S = 5.0         # how long a forwarded message waits for the owner's answer
 MAX_FORWARD_BYTES = 7000        # a client message forwarded through NOTIFY (its payload is capped at 8,000)
+DROP_AFTER_S = 5.0              # a replica without connections for this long leaves memory
 CREATE_GRACE_S = 5.0            # a game this new is its creator's to take, not an orphan
 ORPHANS_PER_TICK = 25           # games without a live lease one process takes over per tick
 WORKER_ENV = "CHRISTIANITY_GAME_WORKER"   # serve --workers: the settings each worker process starts with
@@ -338,8 +339,10 @@ class Cluster:
         if gone:
             await self.db.execute("DELETE FROM leases WHERE owner=%s AND game_id = ANY(%s)", (self.id, gone))
             self.owned.difference_update(gone)
+        now = time.time()
         for gid, room in list(server.rooms.items()):   # replicas that nobody here watches any more
-            if gid not in self.owned and not room.conns and not room.attached and not _busy(room):
+            if gid not in self.owned and not room.conns and not room.attached and not _busy(room) and \
+                    now - room.last_active > DROP_AFTER_S:
                 server.rooms.pop(gid, None)
         followed = [g for g in server.rooms if g not in self.owned]
         if followed:
