@@ -354,3 +354,40 @@ def test_an_adjustment_request_reaches_the_other_side_on_another_server(pg_url: 
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_lobby_join_on_another_server_is_the_owners(pg_url: str, tmp_path: Path) -> None:
+    """A game with an open seat, owned by A: joining it through B's lobby takes the seat on A (B
+    forwards the join), the new token plays on either server, and the seat is then taken for both."""
+    a = ClusterServer(tmp_path, "a", pg_url, "--cluster")
+    b = ClusterServer(tmp_path, "b", pg_url, "--cluster")
+    a.start()
+    b.start()
+    try:
+        a.ready()
+        b.ready()
+        game = httpx.post(a.url + "/api/games", json={"mode": "coop", "lineup": "RR", "access": {"1": "open"}},
+                          timeout=10).json()
+        gid = game["game_id"]
+        joined = httpx.post(f"{b.url}/api/games/{gid}/join", json={"name": "Bea"}, timeout=10)
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["seat"] == 1
+        token = joined.json()["token"]
+        for srv in (a, b):
+            again = httpx.post(f"{srv.url}/api/games/{gid}/join", json={}, timeout=10)
+            assert again.status_code == 409 and again.json()["code"] == "no_free_seat", again.text
+
+        async def hello(url: str) -> dict[str, Any]:
+            from websockets.asyncio.client import connect
+            async with connect(url) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+
+        for url in (game["ws"], game["ws"].replace(str(a.port), str(b.port))):
+            welcome = asyncio.run(hello(url))
+            assert (welcome["type"], welcome["seat"], welcome["role"]) == ("welcome", 1, "player"), welcome
+        seats = httpx.get(f"{b.url}/api/games/{gid}", timeout=10).json()["seats"]
+        assert seats[1]["claimed"] is True and seats[1]["name"] == "Bea"
+    finally:
+        a.stop()
+        b.stop()
