@@ -388,6 +388,13 @@ def test_a_lobby_join_on_another_server_is_the_owners(pg_url: str, tmp_path: Pat
             assert (welcome["type"], welcome["seat"], welcome["role"]) == ("welcome", 1, "player"), welcome
         seats = httpx.get(f"{b.url}/api/games/{gid}", timeout=10).json()["seats"]
         assert seats[1]["claimed"] is True and seats[1]["name"] == "Bea"
+        # an open seat taken through its link on B is taken for A's lobby too
+        other = httpx.post(a.url + "/api/games", json={"mode": "coop", "lineup": "RR", "access": {"1": "open"}},
+                           timeout=10).json()
+        token = other["seats"][1]["token"]
+        assert asyncio.run(hello(other["ws"].replace(str(a.port), str(b.port))))["seat"] == 1
+        late = httpx.post(f"{a.url}/api/games/{other['game_id']}/join", json={}, timeout=10)
+        assert late.status_code == 409 and late.json()["code"] == "no_free_seat", late.text
     finally:
         a.stop()
         b.stop()

@@ -654,6 +654,7 @@ class Cluster:
             raise LobbyError(404, "no_such_game", f"there is no game {game_id!r}")
         owner = None if await self.adopt(game_id) else await self._owner_of(game_id)
         if owner is None or owner == self.id:
+            self._refresh_seats(game_id)   # a seat claimed through its link on another process counts
             out = self.server.join(game_id, seat, name, base_url)
             self._notify(CHANNEL, f"s {game_id} {self.id}")
             return out
@@ -730,6 +731,7 @@ class Cluster:
             self._answer(msg, {"error": [503, "storage_error", "the game moved to another worker; try again"]})
             return
         try:
+            self._refresh_seats(gid)   # a seat claimed through its link on another process counts
             out = self.server.join(gid, msg.get("seat"), msg.get("name"), str(msg.get("base", "")))
         except LobbyError as exc:
             self._answer(msg, {"error": [exc.status, exc.code, exc.message]})
