@@ -91,7 +91,10 @@ def test_a_long_replay_runs_off_the_event_loop_and_is_cut_at_its_time_limit(tmp_
                 time.sleep(0.05)
         uploader.join()
         assert (answer["status"], answer["body"]["code"]) == (503, "replay_timeout"), answer
-        assert "longer than the server allows" in answer["body"]["message"]
+        # cut by the worker's own deadline, or (on a loaded machine, where parsing the 28 MB alone can
+        # outlast the limit and its grace) by the server killing the worker: the same refusal either way
+        assert any(words in answer["body"]["message"] for words in
+                   ("longer than the server allows", "did not answer in time")), answer
         assert len(waits) >= 5 and max(waits) < 1.0, (len(waits), max(waits), answer["took"])
         lag = http.get(server.url + "/healthz").json()["loop_lag_ms"]
         assert lag["max"] < 500, lag   # the loop was never held (it was, for 109 s, before)
