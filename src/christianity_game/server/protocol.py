@@ -53,7 +53,10 @@ ERROR_CODES: dict[str, str] = {
     "state_lost": "The client has seen a later state than the server holds: acknowledged actions were lost "
                   "from storage (the server logs it). The reply carries the server's state; the connection "
                   "stays open.",
-    "storage_error": "The action could not be stored, so it was not applied; try again.",
+    "storage_error": "The action could not be stored, so it was not applied; try again. With several server "
+                     "processes (docs/deploy.md) also: the process running this game did not answer in time (it may "
+                     "have stopped; another takes the game over within seconds): the action may or may not have "
+                     "been applied, and an `update` says so if it was; try again after it or a `sync`.",
     "internal_error": "A bug in the server; the state is unchanged.",
     "too_many_connections": "A connection cap is reached (per client address or in total when it opens; per "
                             "seat or for the game's spectators when it joins); the connection is then closed "
