@@ -265,7 +265,8 @@ def build_grid(mode: str = "duel", lineups: Sequence[str] | str = ("ER",), axes:
     names = {Settings.ALIASES.get(k, k) for k in axes}
     capped = mode == "duel" and "max_turns" not in names
     if capped:
-        notes.append(f"Duel games have no round limit: every cell ran with a turn cap of {DUEL_TURN_CAP} "
+        notes.append(f"The printed duel has no round limit (a cell that plays the roundLimit variant ends at "
+                     f"its own first): every cell ran with a turn cap of {DUEL_TURN_CAP} "
                      f"(maxTurns={DUEL_TURN_CAP}, the lab's default, since the grid did not set maxTurns). "
                      "A game that reaches it is decided by the stalemate score (D-SCORE), ties to Evil.")
     cells: list[CellSpec] = []

@@ -313,7 +313,8 @@ def report_notes(stats: Sequence[CellStats], db: str = "LAB.sqlite") -> list[str
                      if c.spec["mode"] == "duel" and not ({"maxTurns", "max_turns"} & set(c.spec["grid"]))})
     if capped:
         cap = capped[0] if len(capped) == 1 else DUEL_TURN_CAP
-        notes.append(f"Duel games have no round limit, so every duel cell ran with a turn cap of {cap} "
+        notes.append(f"The printed duel has no round limit (a cell that plays the roundLimit variant ends at its "
+                     f"own first), so every duel cell ran with a turn cap of {cap} "
                      f"(maxTurns={cap}, the lab's default; the grid did not set maxTurns). A game that reaches "
                      "the cap is decided by the stalemate score (D-SCORE), ties going to Evil; the tables "
                      "show how many games ended that way.")
