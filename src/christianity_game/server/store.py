@@ -45,7 +45,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import Any, Iterator, Protocol, Sequence
 
 from .migrate import SCHEMA_VERSION_TABLE, migrations
 
@@ -182,7 +182,118 @@ def open_store(database: str | None, data_dir: str | Path, synchronous: str = "N
     return SqliteStore(folder, synchronous, check, db_name=name)
 
 
-class SqliteStore:
+class GameQueries:
+    """The queries both stores ask in the same SQL (written with ``?``; a store whose driver takes
+    ``%s`` sets :attr:`PLACEHOLDER`): one place for what a game, its seats and its actions are in
+    the database. A store gives :meth:`_rows` (a query's rows) and :meth:`_exec` (a statement)."""
+
+    PLACEHOLDER = "?"
+    SELECT_GAME = "SELECT id, created, head, options, spectator_hash, finished, result FROM games"
+
+    def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def _exec(self, sql: str, args: Sequence[Any] = ()) -> None:
+        raise NotImplementedError
+
+    def _sql(self, sql: str) -> str:
+        return sql if self.PLACEHOLDER == "?" else sql.replace("?", self.PLACEHOLDER)
+
+    def finish(self, game_id: str, result: dict[str, Any]) -> None:
+        self._exec(self._sql("UPDATE games SET finished=1, result=?, touched=? WHERE id=?"),
+                   (json.dumps(result), time.time(), game_id))
+
+    def set_flags(self, game_id: str, *, parked: bool | None = None, archived: bool | None = None,
+                  touched: float | None = None) -> None:
+        """Mark a game parked (evicted while waiting for a person) or archived (abandoned)."""
+        sets: list[str] = []
+        args: list[Any] = []
+        for col, val in (("parked", parked), ("archived", archived)):
+            if val is not None:
+                sets.append(f"{col}=?")
+                args.append(int(val))
+        if touched is not None:
+            sets.append("touched=?")
+            args.append(touched)
+        if sets:
+            self._exec(self._sql(f"UPDATE games SET {', '.join(sets)} WHERE id=?"), (*args, game_id))
+
+    def count_live(self, owner: str | None = None, bots_only: bool = False) -> int:
+        """Unfinished, unarchived games (of one owner; only bots-only ones)."""
+        sql = "SELECT COUNT(*) FROM games WHERE finished=0 AND archived=0"
+        args: list[Any] = []
+        if owner is not None:
+            sql += " AND owner=?"
+            args.append(owner)
+        if bots_only:
+            sql += " AND people=0"
+        return int(self._rows(self._sql(sql), args)[0][0])
+
+    def abandoned(self, before: float, limit: int = 500) -> list[str]:
+        """Unfinished, unarchived games with a person's seat, untouched since ``before``."""
+        rows = self._rows(self._sql("SELECT id FROM games WHERE finished=0 AND archived=0 AND people>0 AND "
+                                    "COALESCE(touched, created) < ? LIMIT ?"), (before, limit))
+        return [str(r[0]) for r in rows]
+
+    def claim(self, game_id: str, seat: int, token_hash: str | None = None, name: str | None = None) -> None:
+        if token_hash is None:
+            self._exec(self._sql("UPDATE seats SET claimed=1 WHERE game_id=? AND seat=?"), (game_id, seat))
+        else:
+            self._exec(self._sql("UPDATE seats SET claimed=1, token_hash=?, name=COALESCE(?, name) "
+                                 "WHERE game_id=? AND seat=?"), (token_hash, name, game_id, seat))
+
+    def game(self, game_id: str) -> GameRow | None:
+        rows = self._rows(self._sql(self.SELECT_GAME + " WHERE id=?"), (game_id,))
+        return self._game_row(rows[0]) if rows else None
+
+    def _game_row(self, row: tuple[Any, ...]) -> GameRow:
+        seats = [SeatRow(s, k, b, h, bool(c), nm) for s, k, b, h, c, nm in self._rows(self._sql(
+            "SELECT seat, kind, bot, token_hash, claimed, name FROM seats WHERE game_id=? ORDER BY seat"), (row[0],))]
+        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], bool(row[5]),
+                       None if row[6] is None else json.loads(row[6]), seats)
+
+    def games(self, finished: bool | None = None, resident: bool = False) -> Iterator[GameRow]:
+        """Games (finished or not); ``resident``: only those neither parked nor archived (what a
+        starting server loads: games whose bots may have a move to make)."""
+        sql = self.SELECT_GAME + " WHERE 1=1"
+        args: list[Any] = []
+        if finished is not None:
+            sql += " AND finished=?"
+            args.append(int(finished))
+        if resident:
+            sql += " AND parked=0 AND archived=0"
+        for row in self._rows(self._sql(sql + " ORDER BY created"), args):
+            yield self._game_row(row)
+
+    def _listed(self, rows: list[tuple[Any, ...]], limit: int, unreadable: tuple[type[BaseException], ...]) -> list[GameRow]:
+        """The lobby's open games among ``rows`` (newest first): listed, with an open, unclaimed human
+        seat; a game whose rows cannot be read (``unreadable``) is left out and logged."""
+        out = []
+        for row in rows:
+            try:
+                g = self._game_row(row)
+            except unreadable as exc:
+                log.error("STORAGE: game %s left out of the lobby: %s", row[0], exc)
+                continue
+            open_seats = set(g.options.get("open") or ())
+            if g.options.get("listed", True) and any(
+                    s.kind == "human" and not s.claimed and s.seat in open_seats for s in g.seats):
+                out.append(g)
+            if len(out) >= limit:
+                break
+        return out
+
+    def actions(self, game_id: str) -> list[dict[str, Any]]:
+        rows = self._rows(self._sql("SELECT n, action FROM actions WHERE game_id=? ORDER BY n"), (game_id,))
+        out = []
+        for i, (n, text) in enumerate(rows):
+            if n != i:
+                raise StoreError(f"game {game_id}: action {i} is missing from the store")
+            out.append(json.loads(text))
+        return out
+
+
+class SqliteStore(GameQueries):
     """The SQLite file of one data folder."""
 
     kind = "sqlite"
@@ -554,106 +665,21 @@ class SqliteStore:
         self.db.execute("INSERT INTO actions(game_id, n, action, at) VALUES (?, ?, ?, ?)",
                         (game_id, n, json.dumps(action, separators=(",", ":")), time.time()))
 
-    def finish(self, game_id: str, result: dict[str, Any]) -> None:
-        self.db.execute("UPDATE games SET finished=1, result=?, touched=? WHERE id=?",
-                        (json.dumps(result), time.time(), game_id))
+    def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return list(self.db.execute(sql, args).fetchall())
 
-    def set_flags(self, game_id: str, *, parked: bool | None = None, archived: bool | None = None,
-                  touched: float | None = None) -> None:
-        """Mark a game parked (evicted while waiting for a person) or archived (abandoned)."""
-        sets: list[str] = []
-        args: list[Any] = []
-        for col, val in (("parked", parked), ("archived", archived)):
-            if val is not None:
-                sets.append(f"{col}=?")
-                args.append(int(val))
-        if touched is not None:
-            sets.append("touched=?")
-            args.append(touched)
-        if sets:
-            self.db.execute(f"UPDATE games SET {', '.join(sets)} WHERE id=?", (*args, game_id))
-
-    def count_live(self, owner: str | None = None, bots_only: bool = False) -> int:
-        """Unfinished, unarchived games (of one owner; only bots-only ones)."""
-        sql = "SELECT COUNT(*) FROM games WHERE finished=0 AND archived=0"
-        args: list[Any] = []
-        if owner is not None:
-            sql += " AND owner=?"
-            args.append(owner)
-        if bots_only:
-            sql += " AND people=0"
-        return int(self.db.execute(sql, args).fetchone()[0])
-
-    def abandoned(self, before: float, limit: int = 500) -> list[str]:
-        """Unfinished, unarchived games with a person's seat, untouched since ``before``."""
-        rows = self.db.execute("SELECT id FROM games WHERE finished=0 AND archived=0 AND people>0 AND "
-                               "COALESCE(touched, created) < ? LIMIT ?", (before, limit)).fetchall()
-        return [str(r[0]) for r in rows]
-
-    def claim(self, game_id: str, seat: int, token_hash: str | None = None, name: str | None = None) -> None:
-        if token_hash is None:
-            self.db.execute("UPDATE seats SET claimed=1 WHERE game_id=? AND seat=?", (game_id, seat))
-        else:
-            self.db.execute("UPDATE seats SET claimed=1, token_hash=?, name=COALESCE(?, name) "
-                            "WHERE game_id=? AND seat=?", (token_hash, name, game_id, seat))
-
-    def game(self, game_id: str) -> GameRow | None:
-        row = self.db.execute("SELECT id, created, head, options, spectator_hash, finished, result FROM games "
-                              "WHERE id=?", (game_id,)).fetchone()
-        if row is None:
-            return None
-        return self._game_row(row)
-
-    def _game_row(self, row: tuple[Any, ...]) -> GameRow:
-        seats = [SeatRow(s, k, b, h, bool(c), nm) for s, k, b, h, c, nm in self.db.execute(
-            "SELECT seat, kind, bot, token_hash, claimed, name FROM seats WHERE game_id=? ORDER BY seat", (row[0],))]
-        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], bool(row[5]),
-                       None if row[6] is None else json.loads(row[6]), seats)
-
-    def games(self, finished: bool | None = None, resident: bool = False) -> Iterator[GameRow]:
-        """Games (finished or not); ``resident``: only those neither parked nor archived (what a
-        starting server loads: games whose bots may have a move to make)."""
-        sql = "SELECT id, created, head, options, spectator_hash, finished, result FROM games WHERE 1=1"
-        args: tuple[Any, ...] = ()
-        if finished is not None:
-            sql += " AND finished=?"
-            args = (int(finished),)
-        if resident:
-            sql += " AND parked=0 AND archived=0"
-        for row in self.db.execute(sql + " ORDER BY created", args).fetchall():
-            yield self._game_row(row)
+    def _exec(self, sql: str, args: Sequence[Any] = ()) -> None:
+        self.db.execute(sql, args)
 
     def open_games(self, limit: int = 100) -> list[GameRow]:
         """Listed games, not over or archived, that still have an open, unclaimed human seat, newest
         first. A game whose rows cannot be read is left out (and logged)."""
-        rows = self.db.execute(
+        rows = self._rows(
             "SELECT id, created, head, options, spectator_hash, finished, result FROM games g "
             "WHERE finished=0 AND archived=0 AND EXISTS (SELECT 1 FROM seats s, json_each(g.options, '$.open') o "
             "WHERE s.game_id=g.id AND s.kind='human' AND s.claimed=0 AND s.seat=o.value) "
-            "ORDER BY created DESC LIMIT ?", (limit * 4,)).fetchall()
-        out = []
-        for row in rows:
-            try:
-                g = self._game_row(row)
-            except (sqlite3.DatabaseError, ValueError) as exc:
-                log.error("STORAGE: game %s left out of the lobby: %s", row[0], exc)
-                continue
-            open_seats = set(g.options.get("open") or ())
-            if g.options.get("listed", True) and any(
-                    s.kind == "human" and not s.claimed and s.seat in open_seats for s in g.seats):
-                out.append(g)
-            if len(out) >= limit:
-                break
-        return out
-
-    def actions(self, game_id: str) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT n, action FROM actions WHERE game_id=? ORDER BY n", (game_id,)).fetchall()
-        out = []
-        for i, (n, text) in enumerate(rows):
-            if n != i:
-                raise StoreError(f"game {game_id}: action {i} is missing from the store")
-            out.append(json.loads(text))
-        return out
+            "ORDER BY created DESC LIMIT ?", (limit * 4,))
+        return self._listed(rows, limit, (sqlite3.DatabaseError, ValueError))
 
 
 #: The SQLite store's former name (kept for callers and tests that name it).

@@ -58,7 +58,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from .migrate import SCHEMA_VERSION_TABLE, migrations
-from .store import DatabaseError, GameRow, SeatRow, StoreError, StoreUnavailable
+from .store import DatabaseError, GameQueries, GameRow, SeatRow, StoreError, StoreUnavailable
 
 log = logging.getLogger("christianity_game.server.store")
 
@@ -66,8 +66,6 @@ log = logging.getLogger("christianity_game.server.store")
 LOCK_KEY = zlib.crc32(b"christianity-game server") | (1 << 32)
 #: Held while migrating (workers of a cluster start together; one migrates, the others wait).
 MIGRATE_KEY = zlib.crc32(b"christianity-game migrations") | (1 << 32)
-
-_SELECT_GAME = "SELECT id, created, head, options, spectator_hash, finished, result FROM games"
 
 
 def describe(url: str) -> str:
@@ -82,8 +80,10 @@ def describe(url: str) -> str:
     return f"postgresql://{user}{host}{port}/{d.get('dbname') or ''}"
 
 
-class PostgresStore:
+class PostgresStore(GameQueries):
     """One PostgreSQL database (the same interface as :class:`~christianity_game.server.store.SqliteStore`)."""
+
+    PLACEHOLDER = "%s"   # psycopg's parameter mark (GameQueries writes ?)
 
     kind = "postgresql"
 
@@ -415,70 +415,11 @@ class PostgresStore:
                 raise DatabaseError(f"game {game_id}: action {n} is stored as another action") from None
             self._run(sql, (game_id, n, text, time.time()), retry=False)
 
-    def finish(self, game_id: str, result: dict[str, Any]) -> None:
-        self._run("UPDATE games SET finished=1, result=%s, touched=%s WHERE id=%s",
-                  (json.dumps(result), time.time(), game_id))
+    def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._run(sql, args)
 
-    def set_flags(self, game_id: str, *, parked: bool | None = None, archived: bool | None = None,
-                  touched: float | None = None) -> None:
-        """Mark a game parked (evicted while waiting for a person) or archived (abandoned)."""
-        sets: list[str] = []
-        args: list[Any] = []
-        for col, val in (("parked", parked), ("archived", archived)):
-            if val is not None:
-                sets.append(f"{col}=%s")
-                args.append(int(val))
-        if touched is not None:
-            sets.append("touched=%s")
-            args.append(touched)
-        if sets:
-            self._run(f"UPDATE games SET {', '.join(sets)} WHERE id=%s", (*args, game_id))
-
-    def count_live(self, owner: str | None = None, bots_only: bool = False) -> int:
-        """Unfinished, unarchived games (of one owner; only bots-only ones)."""
-        sql = "SELECT COUNT(*) FROM games WHERE finished=0 AND archived=0"
-        args: list[Any] = []
-        if owner is not None:
-            sql += " AND owner=%s"
-            args.append(owner)
-        if bots_only:
-            sql += " AND people=0"
-        return int(self._run(sql, args)[0][0])
-
-    def abandoned(self, before: float, limit: int = 500) -> list[str]:
-        """Unfinished, unarchived games with a person's seat, untouched since ``before``."""
-        rows = self._run("SELECT id FROM games WHERE finished=0 AND archived=0 AND people>0 AND "
-                         "COALESCE(touched, created) < %s LIMIT %s", (before, limit))
-        return [str(r[0]) for r in rows]
-
-    def claim(self, game_id: str, seat: int, token_hash: str | None = None, name: str | None = None) -> None:
-        if token_hash is None:
-            self._run("UPDATE seats SET claimed=1 WHERE game_id=%s AND seat=%s", (game_id, seat))
-        else:
-            self._run("UPDATE seats SET claimed=1, token_hash=%s, name=COALESCE(%s, name) "
-                      "WHERE game_id=%s AND seat=%s", (token_hash, name, game_id, seat))
-
-    def game(self, game_id: str) -> GameRow | None:
-        rows = self._run(_SELECT_GAME + " WHERE id=%s", (game_id,))
-        return self._game_row(rows[0]) if rows else None
-
-    def _game_row(self, row: tuple[Any, ...]) -> GameRow:
-        seats = [SeatRow(s, k, b, h, bool(c), nm) for s, k, b, h, c, nm in self._run(
-            "SELECT seat, kind, bot, token_hash, claimed, name FROM seats WHERE game_id=%s ORDER BY seat", (row[0],))]
-        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], bool(row[5]),
-                       None if row[6] is None else json.loads(row[6]), seats)
-
-    def games(self, finished: bool | None = None, resident: bool = False) -> Iterator[GameRow]:
-        """Games (finished or not); ``resident``: only those neither parked nor archived."""
-        sql = _SELECT_GAME + " WHERE TRUE"
-        args: list[Any] = []
-        if finished is not None:
-            sql += " AND finished=%s"
-            args.append(int(finished))
-        if resident:
-            sql += " AND parked=0 AND archived=0"
-        for row in self._run(sql + " ORDER BY created", args):
-            yield self._game_row(row)
+    def _exec(self, sql: str, args: Sequence[Any] = ()) -> None:
+        self._run(sql, args)
 
     def open_games(self, limit: int = 100) -> list[GameRow]:
         """Listed games, not over or archived, that still have an open, unclaimed human seat, newest
@@ -489,26 +430,4 @@ class PostgresStore:
             "AND s.kind='human' AND s.claimed=0 AND s.seat::text IN (SELECT jsonb_array_elements_text("
             "CASE WHEN jsonb_typeof(g.options::jsonb->'open')='array' THEN g.options::jsonb->'open' "
             "ELSE '[]'::jsonb END))) ORDER BY created DESC LIMIT %s", (limit * 4,))
-        out = []
-        for row in rows:
-            try:
-                g = self._game_row(row)
-            except (DatabaseError, ValueError) as exc:
-                log.error("STORAGE: game %s left out of the lobby: %s", row[0], exc)
-                continue
-            open_seats = set(g.options.get("open") or ())
-            if g.options.get("listed", True) and any(
-                    s.kind == "human" and not s.claimed and s.seat in open_seats for s in g.seats):
-                out.append(g)
-            if len(out) >= limit:
-                break
-        return out
-
-    def actions(self, game_id: str) -> list[dict[str, Any]]:
-        rows = self._run("SELECT n, action FROM actions WHERE game_id=%s ORDER BY n", (game_id,))
-        out = []
-        for i, (n, text) in enumerate(rows):
-            if n != i:
-                raise StoreError(f"game {game_id}: action {i} is missing from the store")
-            out.append(json.loads(text))
-        return out
+        return self._listed(rows, limit, (DatabaseError, ValueError))
