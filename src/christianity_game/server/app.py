@@ -27,6 +27,8 @@ STATIC_DIR = Path(__file__).parent / "static"
 DATA_ENV = "CHRISTIANITY_GAME_DATA"
 MAX_TARGET = 2000   # bytes of path and query a request may have (414 above: every page's QR code fits)
 UNCOUNTED = ("/static/", "/cards/", "/favicon.ico")   # not counted against the HTTP rate limit
+#: bodies these take are capped by their own limit (replays: ``Limits.replay_bytes``), not ``body_bytes``
+OWN_BODY_CAP = ("/api/replays",)
 
 log = logging.getLogger("christianity_game.server")
 
@@ -83,7 +85,59 @@ class SecurityHeaders:
                                 status_code=414)
             await resp(scope, receive, send_with_headers)
             return
+        if server is not None and scope.get("method") in ("POST", "PUT", "PATCH") and not path.startswith(OWN_BODY_CAP):
+            body = await capped_body(scope, receive, server.limits.body_bytes)
+            if body is None:
+                cap = server.limits.body_bytes
+                resp = JSONResponse({"code": "body_too_large", "message": f"a request body may hold at most {cap:,} "
+                                     "bytes here (a game's settings and seats need a few hundred)"},
+                                    status_code=413, headers={"Connection": "close"})
+                await resp(scope, receive, send_with_headers)
+                return
+            receive = replayed_receive(body, receive)
         await self.app(scope, receive, send_with_headers)
+
+
+async def capped_body(scope: dict[str, Any], receive: Any, cap: int) -> bytes | None:
+    """The request's whole body, read here so that no endpoint holds more than ``cap`` bytes of it;
+    None as soon as it says (Content-Length) or shows that it is longer (the rest is not read)."""
+    for key, value in scope.get("headers") or ():
+        if key.lower() == b"content-length":
+            try:
+                if int(value) > cap:
+                    return None
+            except ValueError:
+                pass   # h11 refuses a malformed length before the app sees the request
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":   # the client went away: nothing to answer
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > cap:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def replayed_receive(body: bytes, receive: Any) -> Any:
+    """An ASGI ``receive`` that gives the body already read, then whatever the connection sends
+    (its disconnect)."""
+    sent = False
+
+    async def again() -> dict[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        message: dict[str, Any] = await receive()
+        return message
+
+    return again
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:

@@ -90,7 +90,8 @@ class Limits:
     within ``ws_ping_timeout_s`` (0: no pings).
     Replays (``POST /api/replays``, server/replays.py): a record of at most ``replay_bytes`` bytes
     and ``replay_actions`` actions (413 over either), replayed in a worker process within
-    ``replay_timeout_s`` (503 past it).
+    ``replay_timeout_s`` (503 past it). Any other request body (``POST /api/games``, a join) is at
+    most ``body_bytes`` (``413 body_too_large``, refused before it is all read).
     """
 
     max_message_bytes: int = 16 * 1024
@@ -126,6 +127,7 @@ class Limits:
     replay_bytes: int = 8 << 20
     replay_actions: int = 50_000
     replay_timeout_s: float = 10.0
+    body_bytes: int = 256 << 10
 
     def public(self) -> dict[str, Any]:
         return {"max_message_bytes": self.max_message_bytes, "rate_per_s": self.rate, "burst": self.burst,
