@@ -246,7 +246,17 @@ def test_G8_a_2v1_side_ends_only_when_every_seat_accepted(app: Any, lineup: str,
         wo, wp = o.hello(to), p.hello(tp)
         state = wo["state_id"]
         assert wo["view"]["score"] == [0, 0] and wo["end_waiting"] == []
-        up = o.act(to, state, {"type": "OfferEnd"})
+        # the bot may move first (its seat may open the duel): its update can come before the offer's
+        # answer, and an offer sent on the state before it is stale (then the sync says the new state)
+        o.send({"type": "action", "token": to, "state_id": state, "action": {"type": "OfferEnd"}})
+        while True:
+            up = o.recv()
+            if up.get("type") == "error" and up.get("code") == "stale_state":
+                sync = o.recv()
+                o.send({"type": "action", "token": to, "state_id": sync["state_id"], "action": {"type": "OfferEnd"}})
+                continue
+            if up.get("by") == offerer:
+                break
         assert up["end_offer"] == wo["view"]["seats"][offerer]["side"] and sorted(up["end_waiting"]) == sorted([person, bot])
         seen = p.recv()
         while seen["by"] != bot:   # the bot's answer for itself
