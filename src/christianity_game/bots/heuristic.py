@@ -370,3 +370,21 @@ class HeuristicBot(Bot):
         if self._def(ids[best.card]).kind == "evil_habitual" and score(best) < 4.5:
             return self._pass(actions)   # a Habitual that would only be paid off waits for its moment
         return best
+
+
+def rollout(world: Any, policy: HeuristicBot, decisions: int, horizon: int) -> int:
+    """Play ``policy`` for every seat of ``world`` (a sampled world a search owns: moves are applied
+    unchecked) until the game ends or ``horizon`` decisions have been made, counting from
+    ``decisions`` already made; forced moves (one legal action) are not decisions. Returns the
+    decisions made in all: the search bots' rollout, in one place."""
+    while decisions < horizon:
+        pending = world.pending
+        if not pending:
+            break
+        seat, actions = pending[0]
+        if len(actions) == 1:
+            world.apply_unchecked(actions[0])
+            continue
+        world.apply_unchecked(policy.choose(world.seat_view(seat), actions))
+        decisions += 1
+    return decisions

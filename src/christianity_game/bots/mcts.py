@@ -44,7 +44,7 @@ from ..engine.game import Game
 from ..engine.rng import Rng
 from .base import Bot, parse_budget_name
 from .evaluation import weights, win_chance
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, rollout
 
 DEFAULT_TIME_MS = 200.0
 DEFAULT_HORIZON = 40      # decisions from the root (tree and rollout) before the evaluation scores
@@ -312,16 +312,7 @@ class MctsBot(Bot):
             node = children[chosen]
             path.append(node)
         # rollout: the heuristic for every seat, to the horizon
-        while decisions < horizon:
-            pending = world.pending
-            if not pending:
-                break
-            seat, actions = pending[0]
-            if len(actions) == 1:
-                world.apply_unchecked(actions[0])
-                continue
-            world.apply_unchecked(policy.choose(world.seat_view(seat), actions))
-            decisions += 1
+        decisions = rollout(world, policy, decisions, horizon)
         value = win_chance(world, self.model)
         # a win sooner is worth more than one later (and a loss later less bad): every value moves
         # toward 0.5 with the decisions it took; positions scored at the horizon all move alike

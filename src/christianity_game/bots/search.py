@@ -38,7 +38,7 @@ from ..engine.determinize import determinize
 from ..engine.game import Game
 from ..engine.rng import Rng
 from .base import Bot, parse_budget_name
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, rollout
 
 DEFAULT_TIME_MS = 200.0
 DEFAULT_HORIZON = 24
@@ -249,18 +249,7 @@ class SearchBot(Bot):
         return groups[best]
 
     def _rollout(self, world: Game) -> float:
-        decisions = 0
-        policy = self.policy
-        while decisions < self.horizon:
-            pending = world.pending
-            if not pending:
-                break
-            seat, actions = pending[0]
-            if len(actions) == 1:
-                world.apply_unchecked(actions[0])
-                continue
-            world.apply_unchecked(policy.choose(world.seat_view(seat), actions))
-            decisions += 1
+        decisions = rollout(world, self.policy, 0, self.horizon)
         value = evaluate(world)
         if world.state.result is not None:   # a win sooner is worth a little more than one later
             value += (0.5 - value) * LATE * decisions
