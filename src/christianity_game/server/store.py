@@ -45,7 +45,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Protocol, Sequence
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 from .migrate import SCHEMA_VERSION_TABLE, migrations
 
@@ -196,8 +196,29 @@ class GameQueries:
     def _exec(self, sql: str, args: Sequence[Any] = ()) -> None:
         raise NotImplementedError
 
+    #: store a meta value unless the key has one (another process may have stored it first)
+    META_IF_ABSENT = "INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)"
+
     def _sql(self, sql: str) -> str:
         return sql if self.PLACEHOLDER == "?" else sql.replace("?", self.PLACEHOLDER)
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._rows(self._sql("SELECT value FROM meta WHERE key=?"), (key,))
+        return None if not rows else str(rows[0][0])
+
+    def meta_once(self, key: str, make: Callable[[], str]) -> str:
+        """The meta value of ``key``, made by ``make`` and stored on first use; when several processes
+        make one at once, the first stored is everyone's (the store's id, its secrets)."""
+        value = self.get_meta(key)
+        if value is None:
+            self._exec(self._sql(self.META_IF_ABSENT), (key, make()))
+            value = self.get_meta(key)
+            assert value is not None, key
+        return value
+
+    def secret(self, key: str) -> bytes:
+        """A random secret kept in the store (made on first use)."""
+        return bytes.fromhex(self.meta_once(key, lambda: secrets.token_hex(32)))
 
     def finish(self, game_id: str, result: dict[str, Any]) -> None:
         self._exec(self._sql("UPDATE games SET finished=1, result=?, touched=? WHERE id=?"),
@@ -328,10 +349,7 @@ class SqliteStore(GameQueries):
         self.db = self._connect()
         self._migrate()
         #: this database's identity (the manifest names it: a database emptied or replaced has another)
-        self.store_id = self.get_meta("store_id") or ""
-        if not self.store_id:
-            self.store_id = secrets.token_hex(16)
-            self.set_meta("store_id", self.store_id)
+        self.store_id = self.meta_once("store_id", lambda: secrets.token_hex(16))
         if check:
             self._quick_check()
         mark.write_text(str(os.getpid()))
@@ -626,20 +644,8 @@ class SqliteStore(GameQueries):
             pass
 
     # ------------------------------------------------------------------ meta
-    def get_meta(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
-
-    def secret(self, key: str) -> bytes:
-        """A random secret kept in the data folder (made on first use)."""
-        value = self.get_meta(key)
-        if value is None:
-            value = secrets.token_hex(32)
-            self.set_meta(key, value)
-        return bytes.fromhex(value)
 
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, head: dict[str, Any], options: dict[str, Any], spectator_hash: str,

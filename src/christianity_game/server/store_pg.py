@@ -84,6 +84,7 @@ class PostgresStore(GameQueries):
     """One PostgreSQL database (the same interface as :class:`~christianity_game.server.store.SqliteStore`)."""
 
     PLACEHOLDER = "%s"   # psycopg's parameter mark (GameQueries writes ?)
+    META_IF_ABSENT = "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING"
 
     kind = "postgresql"
 
@@ -108,10 +109,7 @@ class PostgresStore(GameQueries):
             raise StoreError(str(exc)) from None
         try:
             self._migrate()
-            self.store_id = self.get_meta("store_id") or ""
-            if not self.store_id:
-                self.store_id = secrets.token_hex(16)
-                self.set_meta("store_id", self.store_id)
+            self.store_id = self.meta_once("store_id", lambda: secrets.token_hex(16))
             if check:
                 self._check_settings()
         except BaseException:
@@ -349,22 +347,9 @@ class PostgresStore(GameQueries):
             log.warning("closing %s: %s", self.where, exc)
 
     # ------------------------------------------------------------------ meta
-    def get_meta(self, key: str) -> str | None:
-        rows = self._run("SELECT value FROM meta WHERE key=%s", (key,))
-        return None if not rows else str(rows[0][0])
-
     def set_meta(self, key: str, value: str) -> None:
         self._run("INSERT INTO meta(key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value=EXCLUDED.value",
                   (key, value))
-
-    def secret(self, key: str) -> bytes:
-        """A random secret kept in the database (made on first use)."""
-        value = self.get_meta(key)
-        if value is None:
-            value = secrets.token_hex(32)
-            self._run("INSERT INTO meta(key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING", (key, value))
-            value = self.get_meta(key) or value
-        return bytes.fromhex(value)
 
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, head: dict[str, Any], options: dict[str, Any], spectator_hash: str,
