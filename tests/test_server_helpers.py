@@ -105,6 +105,19 @@ def ws(client: TestClient, game_id: str, query: str = "") -> Iterator[WS]:
         yield WS(session)
 
 
+def play(app: Any, game: dict[str, Any], n: int) -> int:
+    """Seat 0 takes ``n`` actions (passing where it can); the state id reached."""
+    t0 = game["seats"][0]["token"]
+    with ws(app, game["game_id"]) as a:
+        view = a.hello(t0)["view"]
+        for _ in range(n):
+            if not view["pending"] or view["result"] is not None:
+                break
+            passes = [p for p in view["pending"] if p["type"] == "Pass"]
+            view = a.act(t0, view["state_id"], (passes or view["pending"])[0])["view"]
+    return int(view["state_id"])
+
+
 def snapshot(client: TestClient, game: dict[str, Any]) -> tuple[Any, ...]:
     """The whole state of a game: its keyed digest and every token's view over HTTP."""
     gid = game["game_id"]

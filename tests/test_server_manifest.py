@@ -24,25 +24,12 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from test_server_helpers import create, running, ws
+from test_server_helpers import create, play, running, ws
 from test_server_hostile import closed_with
 
 from christianity_game.server.store import DB_NAME, MANIFEST_NAME, RUNNING_MARK
 
 SEED = 7
-
-
-def play(app: Any, game: dict[str, Any], n: int) -> int:
-    """Seat 0 takes ``n`` actions (passing where it can); the state id reached."""
-    t0 = game["seats"][0]["token"]
-    with ws(app, game["game_id"]) as a:
-        view = a.hello(t0)["view"]
-        for _ in range(n):
-            if not view["pending"] or view["result"] is not None:
-                break
-            passes = [p for p in view["pending"] if p["type"] == "Pass"]
-            view = a.act(t0, view["state_id"], (passes or view["pending"])[0])["view"]
-    return int(view["state_id"])
 
 
 def stored_actions(data: Path, game_id: str) -> int:

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 import psycopg
 import pytest
-from test_server_helpers import create, running, snapshot, ws
+from test_server_helpers import create, play, running, snapshot, ws
 from test_server_hostile import closed_with
 
 from christianity_game.server import migrate
@@ -46,19 +46,6 @@ def seats(humans: int = 2, bots: int = 0, claimed: bool = False) -> list[SeatRow
     out = [SeatRow(i, "human", None, f"hash{i}", claimed, None) for i in range(humans)]
     out += [SeatRow(humans + i, "bot", "random", None, False, None) for i in range(bots)]
     return out
-
-
-def play(app: Any, game: dict[str, Any], n: int) -> int:
-    """Seat 0 takes ``n`` actions (passing where it can); the state id reached."""
-    t0 = game["seats"][0]["token"]
-    with ws(app, game["game_id"]) as a:
-        view = a.hello(t0)["view"]
-        for _ in range(n):
-            if not view["pending"] or view["result"] is not None:
-                break
-            passes = [p for p in view["pending"] if p["type"] == "Pass"]
-            view = a.act(t0, view["state_id"], (passes or view["pending"])[0])["view"]
-    return int(view["state_id"])
 
 
 # ---------------------------------------------------------------------------- the interface, on both stores

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from test_server_helpers import ROOMY, create, running, ws
+from test_server_helpers import ROOMY, create, play, running, ws
 from test_server_hostile import closed_with
 
 from christianity_game.server.__main__ import main as server_main
@@ -22,19 +22,6 @@ from christianity_game.server.store import DB_NAME, RUNNING_MARK
 SEED = 7
 PAGE = 4096
 FAST_BOTS = dataclasses.replace(ROOMY, bot_share=1.0)
-
-
-def play(app: Any, game: dict[str, Any], n: int) -> int:
-    """Seat 0 takes ``n`` actions (passing where it can); the state id reached."""
-    t0 = game["seats"][0]["token"]
-    with ws(app, game["game_id"]) as a:
-        view = a.hello(t0)["view"]
-        for _ in range(n):
-            if not view["pending"] or view["result"] is not None:
-                break
-            passes = [p for p in view["pending"] if p["type"] == "Pass"]
-            view = a.act(t0, view["state_id"], (passes or view["pending"])[0])["view"]
-    return int(view["state_id"])
 
 
 def test_a_lost_write_ahead_log_is_reported_and_clients_that_saw_more_are_refused(tmp_path: Path,
