@@ -16,8 +16,9 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import httpx
 import psycopg
@@ -125,17 +126,28 @@ def check_record(url: str, game_id: str, clients: list[SeatClient]) -> dict[str,
     return record
 
 
-def test_two_servers_on_one_database_serve_the_same_game(pg_url: str, tmp_path: Path) -> None:
-    """A coop game created on server A: seat 0 plays on A, seat 1 on B (its actions forwarded to A,
-    the owner), a spectator watches on B. Everyone sees every update, in order; every action of
-    either seat is acknowledged and stored."""
-    a = ClusterServer(tmp_path, "a", pg_url, "--cluster")
-    b = ClusterServer(tmp_path, "b", pg_url, "--cluster")
+@contextmanager
+def two_servers(tmp_path: Path, pg_url: str, *extra: str) -> Iterator[tuple["ClusterServer", "ClusterServer"]]:
+    """Servers ``a`` and ``b`` on one database (``extra``: their flags, e.g. ``--cluster``), both
+    started and ready; both stopped afterwards, however the test ends."""
+    a = ClusterServer(tmp_path, "a", pg_url, *extra)
+    b = ClusterServer(tmp_path, "b", pg_url, *extra)
     a.start()
     b.start()
     try:
         a.ready()
         b.ready()
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_two_servers_on_one_database_serve_the_same_game(pg_url: str, tmp_path: Path) -> None:
+    """A coop game created on server A: seat 0 plays on A, seat 1 on B (its actions forwarded to A,
+    the owner), a spectator watches on B. Everyone sees every update, in order; every action of
+    either seat is acknowledged and stored."""
+    with two_servers(tmp_path, pg_url, "--cluster") as (a, b):
         game = httpx.post(a.url + "/api/games", json={"mode": "coop", "lineup": "RR", "seed": 5}, timeout=10).json()
         gid = game["game_id"]
         with psycopg.connect(pg_url) as db:
@@ -181,9 +193,6 @@ def test_two_servers_on_one_database_serve_the_same_game(pg_url: str, tmp_path: 
         for srv in (a, b):
             health = httpx.get(srv.url + "/healthz", timeout=5).json()
             assert health["ok"] is True and health["cluster"]["workers"] == 2, health
-    finally:
-        a.stop()
-        b.stop()
 
 
 def _owner_pid(pg_url: str, game_id: str, missing: Any = AssertionError) -> Any:
@@ -258,22 +267,13 @@ def test_a_worker_killed_mid_game_hands_its_games_to_another(pg_url: str, tmp_pa
 def test_the_creation_rate_holds_across_processes(pg_url: str, tmp_path: Path) -> None:
     """``--create-burst 3``: three games created on A and B together, the fourth refused on either."""
     extra = ("--cluster", "--create-burst", "3", "--create-rate", "0.01")
-    a = ClusterServer(tmp_path, "a", pg_url, *extra)
-    b = ClusterServer(tmp_path, "b", pg_url, *extra)
-    a.start()
-    b.start()
-    try:
-        a.ready()
-        b.ready()
+    with two_servers(tmp_path, pg_url, *extra) as (a, b):
         body = {"mode": "solo", "lineup": "R"}
         codes = [httpx.post(s.url + "/api/games", json=body, timeout=10).status_code for s in (a, b, a)]
         assert codes == [201, 201, 201]
         for s in (a, b):
             r = httpx.post(s.url + "/api/games", json=body, timeout=10)
             assert r.status_code == 429 and r.json()["code"] == "create_rate_limited", r.text
-    finally:
-        a.stop()
-        b.stop()
 
 
 def test_several_workers_need_postgresql(tmp_path: Path) -> None:
@@ -310,13 +310,7 @@ def test_an_adjustment_request_reaches_the_other_side_on_another_server(pg_url: 
     """A duel between people (``manualAdjust: ask``) owned by A: the Righteous player on B asks for a
     Humility adjustment (forwarded to A); the Evil player on A and a spectator on B see the request,
     Evil accepts on A, and everyone gets the update and the outcome."""
-    a = ClusterServer(tmp_path, "a", pg_url, "--cluster")
-    b = ClusterServer(tmp_path, "b", pg_url, "--cluster")
-    a.start()
-    b.start()
-    try:
-        a.ready()
-        b.ready()
+    with two_servers(tmp_path, pg_url, "--cluster") as (a, b):
         game = httpx.post(a.url + "/api/games", json={"mode": "duel", "lineup": "ER"}, timeout=10).json()
         assert game["manualAdjust"] == "ask"
         te, tr = (s["token"] for s in game["seats"])
@@ -351,21 +345,12 @@ def test_an_adjustment_request_reaches_the_other_side_on_another_server(pg_url: 
                     assert (await recv(ws, "adjust_resolved"))["outcome"] == "accepted"
 
         asyncio.run(scene())
-    finally:
-        a.stop()
-        b.stop()
 
 
 def test_a_lobby_join_on_another_server_is_the_owners(pg_url: str, tmp_path: Path) -> None:
     """A game with an open seat, owned by A: joining it through B's lobby takes the seat on A (B
     forwards the join), the new token plays on either server, and the seat is then taken for both."""
-    a = ClusterServer(tmp_path, "a", pg_url, "--cluster")
-    b = ClusterServer(tmp_path, "b", pg_url, "--cluster")
-    a.start()
-    b.start()
-    try:
-        a.ready()
-        b.ready()
+    with two_servers(tmp_path, pg_url, "--cluster") as (a, b):
         game = httpx.post(a.url + "/api/games", json={"mode": "coop", "lineup": "RR", "access": {"1": "open"}},
                           timeout=10).json()
         gid = game["game_id"]
@@ -395,6 +380,3 @@ def test_a_lobby_join_on_another_server_is_the_owners(pg_url: str, tmp_path: Pat
         assert asyncio.run(hello(other["ws"].replace(str(a.port), str(b.port))))["seat"] == 1
         late = httpx.post(f"{a.url}/api/games/{other['game_id']}/join", json={}, timeout=10)
         assert late.status_code == 409 and late.json()["code"] == "no_free_seat", late.text
-    finally:
-        a.stop()
-        b.stop()
