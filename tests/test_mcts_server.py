@@ -4,10 +4,9 @@ unknown level is refused with the levels listed."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
-from test_server_helpers import create, running, ws
+from test_server_helpers import create, pings_while_bots_think, running
 
 
 def test_levels_play_on_the_server_without_holding_up_other_games(tmp_path: Path) -> None:
@@ -15,19 +14,7 @@ def test_levels_play_on_the_server_without_holding_up_other_games(tmp_path: Path
         bots_only = create(app, mode="duel", lineup="ER", seed=3, bots={"0": "normal", "1": "easy"})
         assert [s["bot"] for s in bots_only["seats"]] == ["normal", "easy"]
         people = create(app, mode="coop", lineup="RR", seed=4, bots={"1": "hard"})
-        token = people["seats"][0]["token"]
-        gid, spectator = bots_only["game_id"], bots_only["spectator"]["token"]
-        with ws(app, people["game_id"]) as conn:
-            conn.hello(token)
-            slowest = 0.0
-            deadline = time.monotonic() + 60
-            moves = 0
-            while time.monotonic() < deadline and moves < 6:
-                t = time.perf_counter()
-                conn.ping()   # another game's connection is answered while the bots think
-                slowest = max(slowest, time.perf_counter() - t)
-                moves = app.get(f"/api/games/{gid}/view", params={"token": spectator}).json()["state_id"]
-                time.sleep(0.05)
+        moves, slowest = pings_while_bots_think(app, bots_only, people, 6)
         assert moves >= 6, "the bots must make moves"
         assert slowest < 0.25, f"a ping waited {slowest:.3f} s behind thinking bots"
 

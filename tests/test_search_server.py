@@ -3,10 +3,9 @@ worker process, so a thinking bot does not hold up another game's messages."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
-from test_server_helpers import create, running, ws
+from test_server_helpers import create, pings_while_bots_think, running
 
 
 def test_search_bots_play_on_the_server_without_holding_up_other_games(tmp_path: Path) -> None:
@@ -15,19 +14,7 @@ def test_search_bots_play_on_the_server_without_holding_up_other_games(tmp_path:
                            bots={"0": "search:300ms", "1": "search"})
         assert [s["bot"] for s in bots_only["seats"]] == ["search:300ms", "search"]
         people = create(app, mode="coop", lineup="RR", seed=4)
-        token = people["seats"][0]["token"]
-        gid, spectator = bots_only["game_id"], bots_only["spectator"]["token"]
-        with ws(app, people["game_id"]) as conn:
-            conn.hello(token)
-            slowest = 0.0
-            deadline = time.monotonic() + 60
-            moves = 0
-            while time.monotonic() < deadline and moves < 4:
-                t = time.perf_counter()
-                conn.ping()   # another game's connection is answered while the bots think
-                slowest = max(slowest, time.perf_counter() - t)
-                moves = app.get(f"/api/games/{gid}/view", params={"token": spectator}).json()["state_id"]
-                time.sleep(0.05)
+        moves, slowest = pings_while_bots_think(app, bots_only, people, 4)
         assert moves >= 4, "the search bots must make moves"
         assert slowest < 0.25, f"a ping waited {slowest:.3f} s behind thinking bots"
 

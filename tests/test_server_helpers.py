@@ -5,6 +5,7 @@ snapshots of a game's whole state for "nothing changed" checks."""
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
@@ -116,6 +117,27 @@ def play(app: Any, game: dict[str, Any], n: int) -> int:
             passes = [p for p in view["pending"] if p["type"] == "Pass"]
             view = a.act(t0, view["state_id"], (passes or view["pending"])[0])["view"]
     return int(view["state_id"])
+
+
+def pings_while_bots_think(client: TestClient, bots_game: dict[str, Any], people: dict[str, Any],
+                           moves: int) -> tuple[int, float]:
+    """Ping a person's connection to ``people`` while the bots of ``bots_game`` think, until they have
+    made ``moves`` (or 60 s): (the bots' state id reached, the slowest ping in seconds). What the
+    thinking-bot tests measure: another game's messages are not held up."""
+    token = people["seats"][0]["token"]
+    gid, spectator = bots_game["game_id"], bots_game["spectator"]["token"]
+    with ws(client, people["game_id"]) as conn:
+        conn.hello(token)
+        slowest = 0.0
+        deadline = time.monotonic() + 60
+        reached = 0
+        while time.monotonic() < deadline and reached < moves:
+            t = time.perf_counter()
+            conn.ping()   # another game's connection is answered while the bots think
+            slowest = max(slowest, time.perf_counter() - t)
+            reached = client.get(f"/api/games/{gid}/view", params={"token": spectator}).json()["state_id"]
+            time.sleep(0.05)
+    return reached, slowest
 
 
 def snapshot(client: TestClient, game: dict[str, Any]) -> tuple[Any, ...]:
