@@ -5,6 +5,7 @@ snapshots of a game's whole state for "nothing changed" checks."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 import warnings
 from contextlib import contextmanager
@@ -37,6 +38,20 @@ def running(data_dir: Path, bot_delay: float = 0.0, limits: Limits | None = ROOM
                                        allow_chosen_seeds=allow_chosen_seeds, **kw))
     with client:
         yield client
+
+
+def stored_rows(data_dir: Path, database: str | None, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (written with ``?``) in the store a test's server runs on (``database``:
+    None for the SQLite file of ``data_dir``, else a PostgreSQL URL), read on a connection of its own."""
+    if database is None:
+        db = sqlite3.connect(data_dir / "games.sqlite3")
+        try:
+            return [tuple(r) for r in db.execute(sql, args)]
+        finally:
+            db.close()
+    import psycopg
+    with psycopg.connect(database, autocommit=True) as pg:
+        return [tuple(r) for r in pg.execute(sql.replace("?", "%s"), args)]  # type: ignore[arg-type]
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:

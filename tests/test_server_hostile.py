@@ -2,7 +2,11 @@
 with its code while other games keep being served; malformed, mistyped, unechoable and deeply
 nested messages are refused before anything changes; seats are invited or open; manual badge
 adjustment between people is a request the other side answers; security headers and the
-WebSocket ``Origin`` check; seeds are secret, 128-bit, and a chosen one is refused where it leaks."""
+WebSocket ``Origin`` check; seeds are secret, 128-bit, and a chosen one is refused where it leaks.
+
+Every test that creates a game runs on both stores (``database``: SQLite, then PostgreSQL;
+tests/pg_fixture.py): quotas, eviction and the adjustment requests are the store's and the
+broadcast's paths. The tests of pages, headers and HTTP rates touch no store and run once."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from typing import Any
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
-from test_server_helpers import ROOMY, WS, create, running, snapshot, ws
+from test_server_helpers import ROOMY, WS, create, running, snapshot, stored_rows, ws
 
 from christianity_game import Game
 
@@ -42,8 +46,9 @@ def server_of(app: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- bad input
-def test_a_lone_surrogate_is_refused_before_anything_changes_and_the_game_goes_on(tmp_path: Path) -> None:
-    with running(tmp_path) as app:
+def test_a_lone_surrogate_is_refused_before_anything_changes_and_the_game_goes_on(tmp_path: Path,
+                                                                                  database: str | None) -> None:
+    with running(tmp_path, database=database) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED, bots={"1": "random"})
         t0, _, ts = tokens(game)
         before = snapshot(app, game)
@@ -79,8 +84,8 @@ def test_a_lone_surrogate_is_refused_before_anything_changes_and_the_game_goes_o
             assert seen[-1]["by"] == 1 or seen[-1]["view"]["result"] is not None   # the bot seat was woken
 
 
-def test_types_are_checked_strictly(tmp_path: Path) -> None:
-    with running(tmp_path) as app:
+def test_types_are_checked_strictly(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED)
         t0, _, _ = tokens(game)
         before = snapshot(app, game)
@@ -100,8 +105,8 @@ def test_types_are_checked_strictly(tmp_path: Path) -> None:
         assert snapshot(app, game) == before
 
 
-def test_deep_nesting_gets_malformed_json_and_the_connection_stays(tmp_path: Path) -> None:
-    with running(tmp_path) as app:
+def test_deep_nesting_gets_malformed_json_and_the_connection_stays(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED)
         with ws(app, game["game_id"]) as a:
             a.send("[" * 5000 + "]" * 5000)
@@ -137,8 +142,8 @@ def test_security_headers_on_every_page(tmp_path: Path) -> None:
             assert r.headers.get("x-frame-options") == "DENY", path
 
 
-def test_websockets_from_a_foreign_origin_are_refused_unless_allowed(tmp_path: Path) -> None:
-    with running(tmp_path, allowed_origins=["https://friend.example"]) as app:
+def test_websockets_from_a_foreign_origin_are_refused_unless_allowed(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, allowed_origins=["https://friend.example"], database=database) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED)
         gid, t0 = game["game_id"], game["seats"][0]["token"]
         with app.websocket_connect(f"/ws/{gid}", headers={"origin": "https://evil.example"}) as s:
@@ -152,9 +157,11 @@ def test_websockets_from_a_foreign_origin_are_refused_unless_allowed(tmp_path: P
 
 
 # --------------------------------------------------------------------------- seeds
-def test_seeds_are_secret_128_bit_and_a_chosen_one_is_refused_between_people(tmp_path: Path) -> None:
+def test_seeds_are_secret_128_bit_and_a_chosen_one_is_refused_between_people(tmp_path: Path,
+                                                                             database: str | None) -> None:
     assert Game.new(mode="coop", lineup="RR", seed=2**127 + 5).state_id == 0   # the engine takes big seeds
-    with running(tmp_path, allow_chosen_seeds=False, limits=dataclasses.replace(ROOMY, bot_share=1.0)) as app:
+    with running(tmp_path, allow_chosen_seeds=False, limits=dataclasses.replace(ROOMY, bot_share=1.0),
+                 database=database) as app:
         r = app.post("/api/games", json={"mode": "duel", "lineup": "ER", "seed": 1})
         assert (r.status_code, r.json()["code"]) == (400, "seed_not_allowed") and r.json()["message"]
         for ok in ({"mode": "duel", "lineup": "ER", "seed": 1, "bots": {"0": "random"}},   # people on one side
@@ -184,32 +191,40 @@ def test_seeds_are_secret_128_bit_and_a_chosen_one_is_refused_between_people(tmp
 
 
 # --------------------------------------------------------------------------- creation quotas
-def test_game_creation_is_capped_per_address_and_in_total(tmp_path: Path) -> None:
+# (three tests, not one: on PostgreSQL the quotas count the database's games, so each needs its own)
+def test_game_creation_is_rate_limited_per_address(tmp_path: Path, database: str | None) -> None:
     lim = dataclasses.replace(ROOMY, create_rate=0.001, create_burst=3)
-    with running(tmp_path, limits=lim) as app:
+    with running(tmp_path, limits=lim, database=database) as app:
         for _ in range(3):
             create(app, mode="coop", lineup="RR")
         r = app.post("/api/games", json={"mode": "coop", "lineup": "RR"})
         assert (r.status_code, r.json()["code"]) == (429, "create_rate_limited") and "second" in r.json()["message"]
+
+
+def test_live_games_are_capped_per_address_bots_only_ones_apart(tmp_path: Path, database: str | None) -> None:
     lim = dataclasses.replace(ROOMY, games_per_address=2, bot_games_per_address=1)
-    with running(tmp_path / "b", limits=lim) as app:
+    with running(tmp_path, limits=lim, database=database) as app:
         create(app, mode="coop", lineup="RR", bots={"0": "random", "1": "random"})
         r = app.post("/api/games", json={"mode": "solo", "lineup": "R", "bots": {"0": "random"}})
         assert (r.status_code, r.json()["code"]) == (429, "too_many_bot_games")
         create(app, mode="coop", lineup="RR")
         r = app.post("/api/games", json={"mode": "coop", "lineup": "RR"})
         assert (r.status_code, r.json()["code"]) == (429, "too_many_games")
+
+
+def test_live_games_are_capped_in_total(tmp_path: Path, database: str | None) -> None:
     lim = dataclasses.replace(ROOMY, games_total=1)
-    with running(tmp_path / "c", limits=lim) as app:
+    with running(tmp_path, limits=lim, database=database) as app:
         create(app, mode="coop", lineup="RR")
         r = app.post("/api/games", json={"mode": "coop", "lineup": "RR"})
         assert (r.status_code, r.json()["code"]) == (503, "server_full")
 
 
 # --------------------------------------------------------------------------- connection caps
-def test_connections_are_capped_per_seat_per_game_per_address_and_in_total(tmp_path: Path) -> None:
+def test_connections_are_capped_per_seat_per_game_per_address_and_in_total(tmp_path: Path,
+                                                                           database: str | None) -> None:
     lim = dataclasses.replace(ROOMY, conns_per_game=1, conns_per_seat=1, conns_per_address=3, conns_total=100)
-    with running(tmp_path, limits=lim) as app:
+    with running(tmp_path, limits=lim, database=database) as app:
         g1 = create(app, mode="coop", lineup="RR", seed=SEED)
         g2 = create(app, mode="coop", lineup="RR", seed=SEED)
         t0, _, ts = tokens(g1)
@@ -238,7 +253,7 @@ def test_connections_are_capped_per_seat_per_game_per_address_and_in_total(tmp_p
             s.ping()
         assert server_of(app).conns_total == 0   # every refused or closed connection was released
     lim = dataclasses.replace(ROOMY, conns_total=1)
-    with running(tmp_path / "b", limits=lim) as app:
+    with running(tmp_path / "b", limits=lim, database=database) as app:
         g = create(app, mode="coop", lineup="RR", seed=SEED)
         with ws(app, g["game_id"]) as a:
             a.hello(g["seats"][0]["token"])
@@ -248,9 +263,10 @@ def test_connections_are_capped_per_seat_per_game_per_address_and_in_total(tmp_p
             a.ping()
 
 
-def test_a_connection_that_never_joins_is_closed_and_strangers_cannot_fill_a_game(tmp_path: Path) -> None:
+def test_a_connection_that_never_joins_is_closed_and_strangers_cannot_fill_a_game(tmp_path: Path,
+                                                                                  database: str | None) -> None:
     lim = dataclasses.replace(ROOMY, conns_per_game=1, join_timeout_s=0.5)
-    with running(tmp_path, limits=lim) as app:
+    with running(tmp_path, limits=lim, database=database) as app:
         g = create(app, mode="coop", lineup="RR", seed=SEED)
         with ws(app, g["game_id"]) as x, ws(app, g["game_id"]) as y, ws(app, g["game_id"]) as a:
             assert a.hello(g["seats"][0]["token"])["type"] == "welcome"   # strangers hold no place
@@ -261,9 +277,9 @@ def test_a_connection_that_never_joins_is_closed_and_strangers_cannot_fill_a_gam
             a.ping()   # a joined connection stays, however quiet
 
 
-def test_a_resync_is_paid_by_its_size(tmp_path: Path) -> None:
+def test_a_resync_is_paid_by_its_size(tmp_path: Path, database: str | None) -> None:
     lim = dataclasses.replace(ROOMY, rate=2.0, burst=10, sync_bytes_per_message=500)
-    with running(tmp_path, limits=lim) as app:
+    with running(tmp_path, limits=lim, database=database) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED)
         with ws(app, game["game_id"]) as a:
             a.hello(game["seats"][0]["token"])
@@ -284,9 +300,9 @@ def test_a_resync_is_paid_by_its_size(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- bots share the loop
-def test_bot_floods_do_not_starve_a_game_with_people(tmp_path: Path) -> None:
+def test_bot_floods_do_not_starve_a_game_with_people(tmp_path: Path, database: str | None) -> None:
     lim = dataclasses.replace(ROOMY, bot_share=0.3)
-    with running(tmp_path, limits=lim) as app:
+    with running(tmp_path, limits=lim, database=database) as app:
         flood = [create(app, mode="coop", lineup="RRR", bots={str(s): "heuristic" for s in range(3)})
                  for _ in range(6)]
         game = create(app, mode="coop", lineup="RR", seed=SEED, bots={"1": "random"})
@@ -312,8 +328,9 @@ def test_bot_floods_do_not_starve_a_game_with_people(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- memory: eviction, archiving
-def test_idle_games_leave_memory_and_come_back_on_demand_abandoned_ones_are_archived(tmp_path: Path) -> None:
-    with running(tmp_path) as app:
+def test_idle_games_leave_memory_and_come_back_on_demand_abandoned_ones_are_archived(tmp_path: Path,
+                                                                                     database: str | None) -> None:
+    with running(tmp_path, database=database) as app:
         srv = server_of(app)
         game = create(app, mode="coop", lineup="RR", seed=SEED, access={"1": "open"})
         gid, t0 = game["game_id"], game["seats"][0]["token"]
@@ -323,8 +340,8 @@ def test_idle_games_leave_memory_and_come_back_on_demand_abandoned_ones_are_arch
         assert gid in srv.rooms
         evicted, _ = app.portal.call(srv.sweep, time.time() + srv.limits.idle_evict_s + 1)
         assert evicted >= 1 and gid not in srv.rooms
-        parked = srv.store.db.execute("SELECT parked, archived FROM games WHERE id=?", (gid,)).fetchone()
-        assert parked == (1, 0)
+        flags = "SELECT parked, archived FROM games WHERE id=?"
+        assert stored_rows(tmp_path, database, flags, (gid,)) == [(1, 0)]
         assert gid in {g["game_id"] for g in app.get("/api/games").json()}   # still listed: seat 1 is open
         _, archived = app.portal.call(srv.sweep, time.time() + srv.limits.abandon_s + 1)
         assert archived == 1
@@ -332,13 +349,13 @@ def test_idle_games_leave_memory_and_come_back_on_demand_abandoned_ones_are_arch
         with ws(app, gid) as a:   # the link still works: the game loads again where it was
             w = a.hello(t0, state_id=1)
             assert (w["type"], w["state_id"], w["since"]) == ("welcome", 1, 1)
-        assert srv.store.db.execute("SELECT parked, archived FROM games WHERE id=?", (gid,)).fetchone() == (0, 0)
-    with running(tmp_path) as app:   # a parked game is not replayed at start
+        assert stored_rows(tmp_path, database, flags, (gid,)) == [(0, 0)]
+    with running(tmp_path, database=database) as app:   # a parked game is not replayed at start
         srv = server_of(app)
         with ws(app, gid) as a:
             assert a.hello(t0)["state_id"] == 1
         app.portal.call(srv.sweep, time.time() + srv.limits.idle_evict_s + 1)
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         time.sleep(0.2)
         assert gid not in server_of(app).rooms
         with ws(app, gid) as a:
@@ -350,8 +367,8 @@ def badge(view: dict[str, Any], seat: int, name: str) -> int:
     return int(view["seats"][seat][name])
 
 
-def test_a_manual_adjustment_between_people_waits_for_the_other_side(tmp_path: Path) -> None:
-    with running(tmp_path) as app:
+def test_a_manual_adjustment_between_people_waits_for_the_other_side(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database) as app:
         game = create(app, mode="duel", lineup="ER", seed=SEED)
         assert game["manualAdjust"] == "ask"
         gid = game["game_id"]
@@ -396,8 +413,8 @@ def test_a_manual_adjustment_between_people_waits_for_the_other_side(tmp_path: P
             assert evil.recv()["code"] == "no_such_request"
 
 
-def test_manual_adjustment_free_and_off(tmp_path: Path) -> None:
-    with running(tmp_path) as app:
+def test_manual_adjustment_free_and_off(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database) as app:
         free = create(app, mode="coop", lineup="RR", seed=SEED)
         assert free["manualAdjust"] == "free"
         off = create(app, mode="duel", lineup="ER", seed=SEED, manualAdjust="off")
@@ -431,9 +448,9 @@ def test_http_requests_are_rate_limited_per_address(tmp_path: Path) -> None:
         assert app.get("/api/games").status_code == 200
 
 
-def test_repeated_resyncs_answer_the_current_state_with_each_ref(tmp_path: Path) -> None:
+def test_repeated_resyncs_answer_the_current_state_with_each_ref(tmp_path: Path, database: str | None) -> None:
     """A resync storm of one state costs one serialisation, and never serves an old state."""
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED)
         t0, t1, _ = tokens(game)
         with ws(app, game["game_id"]) as a, ws(app, game["game_id"]) as b:

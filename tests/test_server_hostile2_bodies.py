@@ -1,7 +1,8 @@
 """Request bodies are bounded everywhere (issue 22, item 1's remainder): ``POST /api/games`` and a
 join take at most ``body_bytes`` (``413 body_too_large``, told by its Content-Length or counted as
 it comes in, before it is all read); replay uploads keep their own, larger cap; a body within the
-cap is served as before."""
+cap is served as before. On both stores (``database``: SQLite, then PostgreSQL;
+tests/pg_fixture.py): the game created and joined within the cap is stored."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from test_server_helpers import ROOMY, running
 from christianity_game.server.core import Limits
 
 
-def test_a_game_request_over_the_body_cap_is_refused_and_one_within_it_is_served(tmp_path: Path) -> None:
+def test_a_game_request_over_the_body_cap_is_refused_and_one_within_it_is_served(tmp_path: Path,
+                                                                                 database: str | None) -> None:
     assert Limits().body_bytes == 256 << 10
     lim = dataclasses.replace(ROOMY, body_bytes=4_096)
-    with running(tmp_path, limits=lim) as app:
+    with running(tmp_path, limits=lim, database=database) as app:
         padded = json.dumps({"mode": "coop", "lineup": "RR", "name": "x" * 70, "pad": "y" * 10_000}).encode()
         r = app.post("/api/games", content=padded, headers={"Content-Type": "application/json"})
         assert (r.status_code, r.json()["code"]) == (413, "body_too_large"), r.text

@@ -2,7 +2,8 @@
 (issue 22, item 4): a spectator (or a seat, with no loss known) claiming states the server never
 had gets ``state_lost`` but plants no storage alarm; claims are logged at most once a minute per
 game; real alarms stay in ``/healthz`` whatever the claims; a seat that was sent a state the
-server no longer holds raises the alarm, at ERROR, once per game."""
+server no longer holds raises the alarm, at ERROR, once per game. On both stores (``database``: SQLite,
+then PostgreSQL; tests/pg_fixture.py)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,9 @@ def play(sock: Any, token: str, view: dict[str, Any], n: int) -> dict[str, Any]:
     return view
 
 
-def test_a_spectators_claims_plant_no_storage_alarm(tmp_path: Path, caplog: Any) -> None:
+def test_a_spectators_claims_plant_no_storage_alarm(tmp_path: Path, database: str | None, caplog: Any) -> None:
     caplog.set_level(logging.INFO, logger="christianity_game.server")
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED)
         gid, t0, ts = game["game_id"], game["seats"][0]["token"], game["spectator"]["token"]
         with ws(app, gid) as a, ws(app, gid) as spec:
@@ -58,9 +59,10 @@ def test_a_spectators_claims_plant_no_storage_alarm(tmp_path: Path, caplog: Any)
     assert getattr(warned[0], "game_id", None) == gid
 
 
-def test_real_alarms_stay_and_a_seats_claim_after_a_known_loss_is_one_alarm(tmp_path: Path, caplog: Any) -> None:
+def test_real_alarms_stay_and_a_seats_claim_after_a_known_loss_is_one_alarm(tmp_path: Path, database: str | None,
+                                                                            caplog: Any) -> None:
     caplog.set_level(logging.INFO, logger="christianity_game.server")
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         server = server_of(app)
         real = ["games.sqlite3-wal is missing after an unclean stop (test)", "games.sqlite3 failed its check (test)"]
         server.storage_problems.extend(real)   # what the store reports on start after a crash
@@ -82,9 +84,10 @@ def test_real_alarms_stay_and_a_seats_claim_after_a_known_loss_is_one_alarm(tmp_
     assert len(errors) == 1 and getattr(errors[0], "game_id", None) == gid   # one line for 50 claims
 
 
-def test_a_seat_that_was_sent_a_state_the_server_lost_raises_the_alarm(tmp_path: Path, caplog: Any) -> None:
+def test_a_seat_that_was_sent_a_state_the_server_lost_raises_the_alarm(tmp_path: Path, database: str | None,
+                                                                       caplog: Any) -> None:
     caplog.set_level(logging.INFO, logger="christianity_game.server")
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         server = server_of(app)
         game = create(app, mode="solo", lineup="R", seed=SEED)
         gid, t0 = game["game_id"], game["seats"][0]["token"]
