@@ -1,7 +1,9 @@
 """The duel's play-test variants on the server: a create request names them (``variants`` in its
 settings or ``?variants=...``), ``serve --variants`` sets a default for new duels, the game summary
 says what the table plays, ``/api/variants`` declares them for the pages, bad values are refused
-with a code and words, and a stored game keeps its variants across a restart."""
+with a code and words, and a stored game keeps its variants across a restart. The tests that create a
+game run on both stores (``database``: SQLite, then PostgreSQL; tests/pg_fixture.py); a refused
+request and the catalogue touch no store."""
 
 from __future__ import annotations
 
@@ -21,8 +23,8 @@ def _summary(client: Any, game: dict[str, Any]) -> dict[str, Any]:
     return s  # type: ignore[no-any-return]
 
 
-def test_a_duel_created_with_the_recommended_variants_says_so(tmp_path: Path) -> None:
-    with running(tmp_path) as client:
+def test_a_duel_created_with_the_recommended_variants_says_so(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database) as client:
         game = create(client, mode="duel", lineup="ER", bots={"0": "heuristic"}, settings={"variants": "recommended"})
         s = _summary(client, game)
         assert s["variants"]["on"] == {v.alias: PRESETS["recommended"][v.key] for v in VARIANTS
@@ -32,8 +34,8 @@ def test_a_duel_created_with_the_recommended_variants_says_so(tmp_path: Path) ->
             assert s["settings"][key] == value
 
 
-def test_variants_in_the_query_and_a_setting_given_by_name_wins(tmp_path: Path) -> None:
-    with running(tmp_path) as client:
+def test_variants_in_the_query_and_a_setting_given_by_name_wins(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database) as client:
         r = client.post("/api/games?variants=rewardCap%3D3,roundLimit%3D30&roundLimit=40",
                         json={"mode": "duel", "lineup": "ER", "bots": {"0": "random"}})
         assert r.status_code == 201, r.text
@@ -41,8 +43,8 @@ def test_variants_in_the_query_and_a_setting_given_by_name_wins(tmp_path: Path) 
         assert s["variants"]["on"] == {"rewardCap": 3, "roundLimit": 40}
 
 
-def test_a_printed_duel_names_no_variant(tmp_path: Path) -> None:
-    with running(tmp_path) as client:
+def test_a_printed_duel_names_no_variant(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database) as client:
         s = _summary(client, create(client, mode="duel", lineup="ER", bots={"0": "random"}))
         assert s["variants"] == {"on": {}, "text": "This table plays the printed rules.", "rules": []}
 
@@ -66,8 +68,8 @@ def test_variants_are_refused_for_co_op(tmp_path: Path) -> None:
         assert r.status_code == 400 and "play-test variants are for duels" in r.json()["message"]
 
 
-def test_the_servers_default_variants_apply_to_new_duels_only(tmp_path: Path) -> None:
-    with running(tmp_path, default_variants="recommended") as client:
+def test_the_servers_default_variants_apply_to_new_duels_only(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, default_variants="recommended", database=database) as client:
         duel = _summary(client, create(client, mode="duel", lineup="ER", bots={"0": "random"}))
         assert set(duel["variants"]["on"]) == {v.alias for v in VARIANTS if v.key in PRESETS["recommended"]}
         printed = _summary(client, create(client, mode="duel", lineup="ER", bots={"0": "random"},
@@ -94,12 +96,12 @@ def test_a_bad_default_stops_the_server_from_starting(tmp_path: Path) -> None:
             pass
 
 
-def test_a_stored_game_with_variants_resumes_after_a_restart(tmp_path: Path) -> None:
-    with running(tmp_path) as client:
+def test_a_stored_game_with_variants_resumes_after_a_restart(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database) as client:
         game = create(client, mode="duel", lineup="ER", seed=3, settings={"variants": "rewardCap=1,roundLimit=15"})
         token = game["seats"][1]["token"]
         before = client.get(f"/api/games/{game['game_id']}/view", params={"token": token}).json()
-    with running(tmp_path) as client:
+    with running(tmp_path, database=database) as client:
         s = _summary(client, game)
         assert s["variants"]["on"] == {"rewardCap": 1, "roundLimit": 15}
         after = client.get(f"/api/games/{game['game_id']}/view", params={"token": token}).json()
