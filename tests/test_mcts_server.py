@@ -1,6 +1,8 @@
 """Bot levels on the server (issue 24): ``easy``, ``normal`` and ``hard`` are lobby levels, the
 thinking ones think in the worker pool (so another game's messages are not held up), and an
-unknown level is refused with the levels listed."""
+unknown level is refused with the levels listed. The bots' game is played on both stores (``database``:
+SQLite, then PostgreSQL; tests/pg_fixture.py): a thinking bot's moves are stored and broadcast like a
+person's; the lobby's refusal touches no store."""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ from pathlib import Path
 from test_server_helpers import create, pings_while_bots_think, running
 
 
-def test_levels_play_on_the_server_without_holding_up_other_games(tmp_path: Path) -> None:
-    with running(tmp_path) as app:
+def test_levels_play_on_the_server_without_holding_up_other_games(tmp_path: Path, database: str | None) -> None:
+    with running(tmp_path, database=database) as app:
         bots_only = create(app, mode="duel", lineup="ER", seed=3, bots={"0": "normal", "1": "easy"})
         assert [s["bot"] for s in bots_only["seats"]] == ["normal", "easy"]
         people = create(app, mode="coop", lineup="RR", seed=4, bots={"1": "hard"})
