@@ -1,6 +1,8 @@
 """Clients that never read their socket (issue 12), against the real server on loopback: each is
 closed once what waits for it passes the send-queue cap, the server's memory comes back (RSS within
-20 MB of where it started) and a normal client is served all along."""
+20 MB of where it started) and a normal client is served all along. On both stores (``database``:
+SQLite, then PostgreSQL; tests/pg_fixture.py): the flood asks for resyncs of a stored game, and the
+send queue a non-reader fills is fed by the store's broadcast."""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ async def wait_for(cond: Any, timeout: float, every: float = 0.1) -> bool:
     return False
 
 
-async def scenario(data_dir: Path) -> None:
+async def scenario(data_dir: Path, database: str | None = None) -> None:
     from websockets.asyncio.client import connect
 
     port = free_port()
@@ -48,7 +50,7 @@ async def scenario(data_dir: Path) -> None:
         [sys.executable, "-m", "christianity_game.server", "--host", "127.0.0.1", "--port", str(port),
          "--data-dir", str(data_dir), "--bot-delay", "0", "--log-level", "warning", "--rate", "2000",
          "--burst", "2000", "--sync-bytes-per-message", "0", "--bot-share", "1",
-         "--send-queue-bytes", str(QUEUE_BYTES)],
+         "--send-queue-bytes", str(QUEUE_BYTES), *(["--database", database] if database else [])],
         stdout=log, stderr=log, env=env)
     clients: list[NonReader] = []
     try:
@@ -117,5 +119,5 @@ async def scenario(data_dir: Path) -> None:
         log.close()
 
 
-def test_clients_that_never_read_are_closed_and_their_memory_freed(tmp_path: Path) -> None:
-    asyncio.run(asyncio.wait_for(scenario(tmp_path), 180))
+def test_clients_that_never_read_are_closed_and_their_memory_freed(tmp_path: Path, database: str | None) -> None:
+    asyncio.run(asyncio.wait_for(scenario(tmp_path, database), 180))
