@@ -537,7 +537,8 @@ class SqliteStore(GameQueries):
                               "since the server started: rows were lost while it runs")
                 self._manifest_games[gid] = max(n, self._manifest_games.get(gid, 0))
         for gid, why in found.items():
-            log.error("STORAGE: %s; it is marked unavailable (its rows are left as they are)", why)
+            log.error("STORAGE: %s; it is marked unavailable (its rows are left as they are)", why,
+                      extra={"game_id": gid})   # a line about a game names it (server/logs.py)
         if found:
             shown = ", ".join(list(found)[:5]) + (", ..." if len(found) > 5 else "")
             self._problem(f"the database does not match {self.manifest_path.name}: {len(found)} games lost "

@@ -313,7 +313,8 @@ class PostgresStore(GameQueries):
                     found[gid] = (f"game {gid}: the database holds {count} of the {n} actions acknowledged "
                                   "since the server started: rows were lost while it runs")
         for gid, why in found.items():
-            log.error("STORAGE: %s; it is marked unavailable (its rows are left as they are)", why)
+            log.error("STORAGE: %s; it is marked unavailable (its rows are left as they are)", why,
+                      extra={"game_id": gid})   # a line about a game names it (server/logs.py)
         if found:
             shown = ", ".join(list(found)[:5]) + (", ..." if len(found) > 5 else "")
             self._problem(f"{self.where}: {len(found)} games lost acknowledged actions or rows inside their "
