@@ -2,7 +2,10 @@
 a timestamp, a level and its logger, a line about a game names it, and the storage alarm is at
 ERROR; ``christianity-game serve --log-format json`` writes one JSON object a line. The real
 server runs as a subprocess, started on a data folder that a crashed server left behind (its
-running mark, no write-ahead log), so that it raises a storage alarm on start."""
+running mark, no write-ahead log), so that it raises a storage alarm on start. That damage is
+SQLite's (PostgreSQL owns its log): on PostgreSQL the start's alarm comes from a game whose record
+lost a row from its middle, and the JSON lines name that game and the one whose seat claims a state
+the server never had."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from test_server_helpers import create, play, running
 from test_server_hostile2_slow import ServerProcess
 
 from christianity_game.server import logs
@@ -66,6 +70,31 @@ def test_json_log_format_one_object_a_line(tmp_path: Path) -> None:
     assert len(ours) == 1 and "acknowledged actions were lost" in ours[0]["message"], alarms
     assert any(r["logger"].startswith("uvicorn") for r in records)   # uvicorn's own lines too
     assert any(r["message"].startswith("rules engine: ") for r in records)
+
+
+def test_json_log_format_on_postgresql_names_the_damaged_game(tmp_path: Path, pg_url: str) -> None:
+    """PostgreSQL's counterpart of the crashed data folder: a row deleted from the middle of a game's
+    record while no server ran. The start's alarm is an ERROR line naming that game; a seat's claim
+    on another game is then evidence, one ERROR line naming it."""
+    import psycopg
+    with running(tmp_path / "first", database=pg_url) as app:
+        damaged = create(app, mode="coop", lineup="RR", seed=7)   # seat 0 opens: it plays 4
+        assert play(app, damaged, 4) == 4
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("DELETE FROM actions WHERE game_id=%s AND n=1", (damaged["game_id"],))
+    cli = [sys.executable, "-m", "christianity_game", "serve", "--data", str(tmp_path / "data"), "--database", pg_url,
+           "--log-format", "json", "--bot-delay", "0"]
+    with ServerProcess(tmp_path / "data", command=cli) as server:
+        gid = claim_a_lost_state(server.url)
+        health = httpx.get(server.url + "/healthz", timeout=10).json()
+        assert health["unavailable_games"] == 1, health
+    records = [json.loads(ln) for ln in server.output().splitlines() if ln.strip()]   # every line is JSON
+    alarms = [r for r in records if r["message"].startswith("STORAGE:")]
+    assert alarms and all(r["level"] == "ERROR" for r in alarms), alarms
+    start = [r for r in alarms if r.get("game_id") == damaged["game_id"]]
+    assert len(start) == 1 and "missing from inside its record" in start[0]["message"], alarms
+    ours = [r for r in alarms if r.get("game_id") == gid]
+    assert len(ours) == 1 and "acknowledged actions were lost" in ours[0]["message"], alarms
 
 
 def test_text_log_format_has_timestamp_level_and_game(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@ over ``replay_bytes`` (``413 record_too_large``, read in chunks: a body without 
 off too) and a record of more than ``replay_actions`` actions (``413 too_many_actions``), and
 replays in a worker process against ``replay_timeout_s`` (``503 replay_timeout``), while the
 event loop keeps answering: on the real server, ``/healthz`` answers at once and the loop's lag
-stays small while a long record is being replayed."""
+stays small while a long record is being replayed. On SQLite only: an uploaded record is replayed in
+memory (server/replays.py) and never touches the game store."""
 
 from __future__ import annotations
 

@@ -3,7 +3,10 @@
 ``too_many_http_connections`` past it) while other addresses are served at once, a body that never
 ends is cut, and a joined WebSocket that goes silent is pinged and closed. The server runs as a
 subprocess (uvicorn, as deployed) on a free loopback port with its timeouts shortened by flags;
-the attack comes over raw sockets, from 127.0.0.1, the bystander from 127.0.0.2."""
+the attack comes over raw sockets, from 127.0.0.1, the bystander from 127.0.0.2. On SQLite only:
+these are uvicorn's and the WebSocket's timeouts, before and beside any store call (the silent
+socket's game is created and welcomed as in every other test), and each takes some 5 s of waiting;
+the stores' paths run on both stores in the other server tests."""
 
 from __future__ import annotations
 
