@@ -54,6 +54,22 @@ def stored_rows(data_dir: Path, database: str | None, sql: str, args: tuple[Any,
         return [tuple(r) for r in pg.execute(sql.replace("?", "%s"), args)]  # type: ignore[arg-type]
 
 
+def stored_exec(data_dir: Path, database: str | None, sql: str, args: tuple[Any, ...] = ()) -> None:
+    """Run the statement ``sql`` (written with ``?``) on the store behind the server's back (as
+    :func:`stored_rows` reads it), committed when this returns: a test's damage to the stored rows."""
+    if database is None:
+        db = sqlite3.connect(data_dir / "games.sqlite3")
+        try:
+            db.execute(sql, args)
+            db.commit()
+        finally:
+            db.close()
+        return
+    import psycopg
+    with psycopg.connect(database, autocommit=True) as pg:
+        pg.execute(sql.replace("?", "%s"), args)  # type: ignore[arg-type]
+
+
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text

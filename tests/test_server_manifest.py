@@ -13,6 +13,13 @@ start and at each sweep. A mismatch is loud: logged at ERROR (``STORAGE:``), ``/
 * a row deleted while the server runs: noticed at the next sweep;
 * the write-ahead log deleted while the server runs: noticed at the next sweep, loud, and what it
   held is saved into the database file, so a crash afterwards loses no acknowledged action.
+
+The manifest is SQLite's, and so is most of this damage (a truncated file, a deleted log): those
+tests run on SQLite only. PostgreSQL has no manifest; the database is the authority (docs/decisions.md,
+"PostgreSQL as a second store"). On it: a row deleted while the server runs is noticed at the next
+sweep all the same (that test runs on both stores, ``database``); the last row deleted while it was
+stopped is served as the database holds it, and a seat that saw more gets ``state_lost`` (the
+PostgreSQL test here); a gap inside a record found on start is in tests/test_server_postgres.py.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from test_server_helpers import create, play, running, ws
+from test_server_helpers import create, play, running, stored_exec, stored_rows, ws
 from test_server_hostile import closed_with
 
 from christianity_game.server.store import DB_NAME, MANIFEST_NAME, RUNNING_MARK
@@ -63,6 +70,7 @@ def storage_errors(caplog: Any) -> list[str]:
 
 
 def test_a_database_truncated_to_nothing_is_loud_and_its_games_stay_unavailable(tmp_path: Path, caplog: Any) -> None:
+    """SQLite only: its file truncated, found by the manifest beside it."""
     with running(tmp_path) as app:
         games = [create(app, mode="solo", lineup="R", seed=SEED) for _ in range(2)]
         reached = play(app, games[0], 5)
@@ -94,6 +102,7 @@ def test_a_database_truncated_to_nothing_is_loud_and_its_games_stay_unavailable(
 
 
 def test_a_deleted_last_action_row_makes_its_game_unavailable(tmp_path: Path, caplog: Any) -> None:
+    """SQLite only: the manifest knows the count (PostgreSQL's case is the last test here)."""
     with running(tmp_path) as app:
         victim = create(app, mode="solo", lineup="R", seed=SEED)
         other = create(app, mode="solo", lineup="R", seed=SEED)
@@ -119,18 +128,17 @@ def test_a_deleted_last_action_row_makes_its_game_unavailable(tmp_path: Path, ca
     assert stored_actions(tmp_path, victim["game_id"]) == n - 1   # its rows are left as they were
 
 
-def test_a_row_deleted_while_the_server_runs_is_noticed_at_the_next_sweep(tmp_path: Path, caplog: Any) -> None:
+def test_a_row_deleted_while_the_server_runs_is_noticed_at_the_next_sweep(tmp_path: Path, database: str | None,
+                                                                          caplog: Any) -> None:
+    """On both stores: the server knows what it acknowledged since it started."""
     caplog.set_level(logging.ERROR)
-    with running(tmp_path) as app:
+    with running(tmp_path, database=database) as app:
         srv = app.app.state.server
         victim = create(app, mode="solo", lineup="R", seed=SEED)
         reached = play(app, victim, 5)
         app.portal.call(srv.sweep)
         assert app.get("/healthz").json()["ok"] is True
-        db = sqlite3.connect(tmp_path / DB_NAME)
-        db.execute("DELETE FROM actions WHERE game_id=? AND n=?", (victim["game_id"], reached - 1))
-        db.commit()
-        db.close()
+        stored_exec(tmp_path, database, "DELETE FROM actions WHERE game_id=? AND n=?", (victim["game_id"], reached - 1))
         app.portal.call(srv.sweep)
         health = app.get("/healthz").json()
         assert health["ok"] is False and health["unavailable_games"] == 1, health
@@ -140,6 +148,7 @@ def test_a_row_deleted_while_the_server_runs_is_noticed_at_the_next_sweep(tmp_pa
 
 def test_a_wal_deleted_while_the_server_runs_is_noticed_and_nothing_acknowledged_is_lost(tmp_path: Path,
                                                                                         caplog: Any) -> None:
+    """SQLite only: its write-ahead log file (PostgreSQL owns its log)."""
     live, crashed = tmp_path / "live", tmp_path / "crashed"
     caplog.set_level(logging.ERROR)
     with running(live) as app:
@@ -165,3 +174,27 @@ def test_a_wal_deleted_while_the_server_runs_is_noticed_and_nothing_acknowledged
             w = a.hello(game["seats"][0]["token"], state_id=reached)
             assert (w["type"], w["state_id"]) == ("welcome", reached), w
         assert app.get("/healthz").json()["ok"] is True
+
+
+def test_postgresql_the_last_row_deleted_while_stopped_is_served_as_stored_and_a_seat_that_saw_more_is_refused(
+        tmp_path: Path, pg_url: str, caplog: Any) -> None:
+    """PostgreSQL's counterpart of the deleted last action row: no manifest counts it, so the game is
+    served as the database holds it (as a database restored from an older dump is), not marked
+    unavailable; a seat that saw the lost state gets ``state_lost`` and goes on from the stored one."""
+    with running(tmp_path, database=pg_url) as app:
+        victim = create(app, mode="solo", lineup="R", seed=SEED)
+        reached = play(app, victim, 6)
+    gid, t0 = victim["game_id"], victim["seats"][0]["token"]
+    stored_exec(tmp_path, pg_url, "DELETE FROM actions WHERE game_id=? AND n=?", (gid, reached - 1))
+    caplog.set_level(logging.ERROR)
+    with running(tmp_path, database=pg_url) as app:
+        health = app.get("/healthz").json()
+        assert health["unavailable_games"] == 0 and health["storage_problems"] == [], health
+        with ws(app, gid) as a:
+            err = a.hello(t0, state_id=reached)
+            assert (err["type"], err["code"], err["state_id"]) == ("error", "state_lost", reached - 1), err
+            w = a.hello(t0)   # knowingly going on from what the database holds
+            assert (w["type"], w["state_id"]) == ("welcome", reached - 1)
+            assert a.act(t0, reached - 1, w["view"]["pending"][0])["ack"]
+    assert [n for (n,) in stored_rows(tmp_path, pg_url, "SELECT n FROM actions WHERE game_id=? ORDER BY n",
+                                      (gid,))] == list(range(reached))

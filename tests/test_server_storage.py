@@ -1,7 +1,13 @@
 """Storage damage is loud (issue 12): a write-ahead log lost after a crash, and a corrupted database
 page, are each detected on start and reported; a client that saw a state the server no longer holds
 is refused with ``state_lost``; a damaged game is ``game_unavailable`` (1011) while the others keep
-working; the online backup copies a live data folder."""
+working; the online backup copies a live data folder.
+
+Most of this is SQLite's own damage, to its files, and runs on SQLite only (each test says why); the
+rows-found-damaged test runs on both stores, with PostgreSQL's data_corrupted error as its store
+raises it. PostgreSQL's counterparts elsewhere: a kill -9 on it in tests/test_server_crash.py, its
+backup (pg_dump) and the gap and lost-row checks in tests/test_server_postgres.py, a database behind
+what a client saw in tests/test_server_manifest.py."""
 
 from __future__ import annotations
 
@@ -26,6 +32,7 @@ FAST_BOTS = dataclasses.replace(ROOMY, bot_share=1.0)
 
 def test_a_lost_write_ahead_log_is_reported_and_clients_that_saw_more_are_refused(tmp_path: Path,
                                                                                  caplog: Any) -> None:
+    """SQLite only: its write-ahead log file lost after a crash (PostgreSQL owns its log)."""
     live, crashed = tmp_path / "live", tmp_path / "crashed"
     with running(live) as app:
         game = create(app, mode="solo", lineup="R", seed=SEED)
@@ -87,6 +94,8 @@ def _corrupt_a_page_of(path: Path, victim: str, others: list[str]) -> int:
 
 def test_a_corrupted_page_marks_its_game_unavailable_and_the_rest_keep_working(tmp_path: Path,
                                                                                caplog: Any) -> None:
+    """SQLite only: a page of its file overwritten. PostgreSQL's counterpart, a data_corrupted error
+    on a game's rows, is the next test but one."""
     with running(tmp_path, limits=FAST_BOTS) as app:   # the bots-only game runs at full speed
         others = [create(app, mode="coop", lineup="RR", seed=SEED, access={"1": "open"}) for _ in range(2)]
         victim = create(app, mode="coop", lineup="RR", seed=SEED, bots={"0": "random", "1": "random"})
@@ -122,6 +131,8 @@ def test_a_corrupted_page_marks_its_game_unavailable_and_the_rest_keep_working(t
 
 
 def test_the_online_backup_copies_a_live_data_folder(tmp_path: Path, capsys: Any) -> None:
+    """SQLite only: ``--backup`` copies its file. On PostgreSQL it points to pg_dump
+    (tests/test_server_postgres.py)."""
     data = tmp_path / "data"
     with running(data) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED)
@@ -169,7 +180,8 @@ def test_rows_found_damaged_while_serving_mark_only_that_game_unavailable(tmp_pa
 
 def test_kill_9_then_a_deleted_wal_is_noticed_by_the_real_server(tmp_path: Path) -> None:
     """The issue's case on the real server: kill -9, delete the WAL, restart: the start is loud and
-    a client that saw the lost states is refused with state_lost instead of being welcomed."""
+    a client that saw the lost states is refused with state_lost instead of being welcomed. SQLite
+    only (its WAL file); a kill -9 on PostgreSQL is in tests/test_server_crash.py."""
     import asyncio
     import json as _json
 
