@@ -347,6 +347,76 @@ def test_an_adjustment_request_reaches_the_other_side_on_another_server(pg_url: 
         asyncio.run(scene())
 
 
+def test_a_connection_joining_on_another_server_gets_the_waiting_adjustment_requests(pg_url: str,
+                                                                                     tmp_path: Path) -> None:
+    """A 2v1 duel between people (``manualAdjust: ask``) owned by A. Righteous seat 1 asks on A while B
+    holds nothing of the game: a spectator joining on B then gets the request after its welcome (B
+    asks A). Seat 2 asks on B (forwarded, relayed back): a later joiner on B gets both, as one on A
+    does. Once Evil (on B) accepted the first and declined the second, joiners on B get what still
+    waits, then nothing."""
+    with two_servers(tmp_path, pg_url, "--cluster") as (a, b):
+        game = httpx.post(a.url + "/api/games", json={"mode": "duel", "lineup": "ERR"}, timeout=10).json()
+        assert game["manualAdjust"] == "ask"
+        te, t1, t2 = (s["token"] for s in game["seats"])
+        ts = game["spectator"]["token"]
+        on_a, on_b = game["ws"], game["ws"].replace(str(a.port), str(b.port))
+
+        async def scene() -> None:
+            from websockets.asyncio.client import connect
+
+            async def recv(ws: Any, kind: str, request: int | None = None) -> dict[str, Any]:
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if msg["type"] == kind and request in (None, msg.get("request")):
+                        return dict(msg)
+
+            async def welcome(ws: Any, token: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                """Join: the welcome, and the adjustment requests sent before a pong asked for after it."""
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                w = await recv(ws, "welcome")
+                await ws.send(json.dumps({"type": "ping", "ref": "after"}))
+                requests = []
+                while (msg := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "pong":
+                    if msg["type"] == "adjust_request":
+                        requests.append(msg)
+                return w, requests
+
+            async def waiting(url: str) -> list[tuple[int, int]]:
+                """What a spectator joining through ``url`` is told waits: (request, by) pairs."""
+                async with connect(url) as ws:
+                    w, requests = await welcome(ws, ts)
+                    assert all(r["ref"] is None and r["state_id"] == w["state_id"] for r in requests), requests
+                    return sorted((r["request"], r["by"]) for r in requests)
+
+            def ask(seat: int, view: dict[str, Any], ref: Any = None) -> str:
+                h = int(view["seats"][seat]["humility"])
+                return json.dumps({"type": "action", "token": (te, t1, t2)[seat], "state_id": view["state_id"],
+                                   "ref": ref, "action": {"type": "AdjustBadge", "badge": "humility", "value": h + 1}})
+
+            async with connect(on_a) as one:
+                view = (await welcome(one, t1))[0]["view"]
+                await one.send(ask(1, view, ref=7))
+                r1 = (await recv(one, "adjust_request"))["request"]
+                async with connect(on_b) as spec, connect(on_b) as evil, connect(on_b) as two:
+                    assert [(r["request"], r["by"], r["answerers"]) for r in (await welcome(spec, ts))[1]] == \
+                        [(r1, 1, [0])]   # B asked A: it held nothing of the game before
+                    assert [r["request"] for r in (await welcome(evil, te))[1]] == [r1]
+                    w2, before = await welcome(two, t2)
+                    assert [r["request"] for r in before] == [r1]
+                    await two.send(ask(2, w2["view"]))   # forwarded to A, relayed back to B
+                    r2 = (await recv(spec, "adjust_request"))["request"]
+                    assert r2 != r1 and (await recv(two, "adjust_request"))["request"] == r2
+                    assert await waiting(on_b) == await waiting(on_a) == [(r1, 1), (r2, 2)]
+                    await evil.send(json.dumps({"type": "adjust_answer", "token": te, "request": r1, "accept": True}))
+                    assert (await recv(spec, "adjust_resolved", r1))["outcome"] == "accepted"
+                    assert await waiting(on_b) == [(r2, 2)]
+                    await evil.send(json.dumps({"type": "adjust_answer", "token": te, "request": r2, "accept": False}))
+                    assert (await recv(spec, "adjust_resolved", r2))["outcome"] == "declined"
+                    assert await waiting(on_b) == [] and await waiting(on_a) == []
+
+        asyncio.run(asyncio.wait_for(scene(), 90))
+
+
 def test_a_lobby_join_on_another_server_is_the_owners(pg_url: str, tmp_path: Path) -> None:
     """A game with an open seat, owned by A: joining it through B's lobby takes the seat on A (B
     forwards the join), the new token plays on either server, and the seat is then taken for both."""

@@ -28,6 +28,11 @@ that shares its database with others, on this host or elsewhere) run :class:`Clu
   turns into the ``update`` with ``ack: true`` when it applies that action. A lobby join
   (``POST /api/games/{id}/join``) is forwarded the same way. When the lease is free, the asker
   takes the game over instead (catching up from the store first) and handles it itself.
+* **Adjustment requests are the owner's** (``manualAdjust: ask``): it relays each request and
+  outcome on ``cg_games`` (``m GAME SENDER COUNT TEXT``) to the other processes' connections. A
+  process that follows the game keeps the requests still waiting, asked of the owner when its
+  replica first gets a connection and kept up to date by the relays, so that a connection joining
+  there gets them after its welcome, as on the owner.
 * **Rate limits across processes.** Game creation per address is counted in the database (the
   games an address created within ``create_burst / create_rate`` seconds, at most
   ``create_burst``); live-game quotas were already counts of the database. The per-address HTTP
@@ -54,7 +59,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import psycopg
 
 from ..engine.actions import action_from_json
-from .core import Conn, LobbyError, Room
+from .core import Conn, LobbyError, Room, dumps
 from .guard import GuardedH11Protocol
 from .logs import game_log
 
@@ -154,6 +159,10 @@ class Cluster:
         self._ids = itertools.count(1)
         self._inflight: collections.Counter[str] = collections.Counter()
         self._acks: dict[tuple[str, int], tuple[Conn, Any]] = {}
+        # a followed game -> (the replica it is known for, request id -> (the action count it was made
+        # at, its adjust_request)): the adjustment requests waiting on the game's owner, as the owner
+        # answered when asked and relayed since, for the welcome of a connection that joins here
+        self._waiting: dict[str, tuple[Room, dict[int, tuple[int, str]]]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._listening = asyncio.Event()
         self._closing = False
@@ -258,6 +267,7 @@ class Cluster:
         """Games whose leases were just taken: their copies here caught up with the store (those not
         in memory are loaded when needed), then they are this process's; their bots wake."""
         for gid in ids:
+            self._waiting.pop(gid, None)   # held in the old owner's memory: gone with it, as on a restart
             try:
                 if gid in self.server.rooms:
                     self.takeovers += 1
@@ -344,6 +354,8 @@ class Cluster:
             if gid not in self.owned and not room.conns and not room.attached and not _busy(room) and \
                     now - room.last_active > DROP_AFTER_S:
                 server.rooms.pop(gid, None)
+        for gid in [g for g, (room, _) in self._waiting.items() if server.rooms.get(g) is not room]:
+            del self._waiting[gid]   # that replica left memory: the next one asks the owner again
         followed = [g for g in server.rooms if g not in self.owned]
         if followed:
             new = await self._acquire(followed)
@@ -438,6 +450,7 @@ class Cluster:
             if payload.startswith("m "):   # a message to every connection of a game (see ``relay``)
                 _, gid, sender, count, text = payload.split(" ", 4)
                 if sender != self.id and gid in self.server.rooms:
+                    self._note_waiting(gid, int(count), text)
                     self._spawn(self._relayed(gid, int(count), text))
                 return
             bits = payload.split()
@@ -450,6 +463,8 @@ class Cluster:
         msg = json.loads(payload)
         op = msg.get("op")
         if op == "reply":
+            if "waiting" in msg:   # taken now, in the order of the owner's notifications (see ``_ask_waiting``)
+                self._known_waiting(str(msg.get("game")), msg["waiting"])
             fut = self._pending.pop(int(msg["id"]), None)
             if fut is not None and not fut.done():
                 fut.set_result(msg)
@@ -457,6 +472,8 @@ class Cluster:
             self._serve_message(msg)
         elif op == "join":
             self._serve_join(msg)
+        elif op == "waiting":
+            self._serve_waiting(msg)
 
     def relay(self, room: Room, text: str) -> None:
         """Hook (core ``_adjust_request``, ``_resolve``): a message of ``room`` to every connection,
@@ -474,6 +491,84 @@ class Cluster:
             room = self.server.rooms.get(game_id)
             for c in list(room.conns) if room is not None else []:
                 c.send(text)
+
+    # ------------------------------------------------------------------ adjustment requests held elsewhere
+    def _note_waiting(self, game_id: str, count: int, text: str) -> None:
+        """A relayed message of ``game_id``: a request made or resolved on its owner, kept (or let go)
+        for this process's next welcome. Only for a replica whose requests are known (the owner was
+        asked, see ``_ask_waiting``): one that joined the relays late would miss the earlier ones."""
+        known = self._waiting.get(game_id)
+        if known is None or known[0] is not self.server.rooms.get(game_id):
+            return
+        try:
+            msg = json.loads(text)
+            kind, rid = msg.get("type"), int(msg["request"])
+        except (ValueError, KeyError, TypeError):
+            return
+        if kind == "adjust_request":
+            known[1][rid] = (count, text)
+        elif kind == "adjust_resolved":
+            known[1].pop(rid, None)
+
+    def _known_waiting(self, game_id: str, texts: Any) -> None:
+        """The owner's answer to ``_ask_waiting``: the requests waiting there, for this replica."""
+        room = self.server.rooms.get(game_id)
+        if room is None or not isinstance(texts, list):
+            return
+        waiting: dict[int, tuple[int, str]] = {}
+        for text in texts:
+            try:
+                waiting[int(json.loads(text)["request"])] = (0, str(text))
+            except (ValueError, KeyError, TypeError):
+                continue
+        self._waiting[game_id] = (room, waiting)
+
+    async def _ask_waiting(self, game_id: str) -> None:
+        """Before a connection joins a game another process owns (``ready``): learn the adjustment
+        requests waiting on the owner, once per replica (the relays keep them up to date from then
+        on). The answer comes on this process's channel after every relay the owner sent before it
+        and before every one after, and is taken in that order (``_dispatch``): nothing is missed
+        or counted twice. No answer: the joiner sees the outcome only, as before."""
+        room = self.server.rooms.get(game_id)
+        if room is None or room.manual_adjust != "ask" or self.owns(game_id):
+            return
+        known = self._waiting.get(game_id)
+        if known is not None and known[0] is room:
+            return
+        try:
+            owner = await self._owner_of(game_id)
+        except psycopg.Error as exc:
+            game_log(game_id).warning("cluster: could not ask who runs game %s for its waiting requests: %s",
+                                      game_id, exc)
+            return
+        if owner is not None and owner != self.id:
+            await self._request(owner, {"op": "waiting", "game": game_id}, timeout=1.0)
+
+    def welcomed(self, conn: Conn, room: Room) -> None:
+        """Hook (core ``_hello``, after the welcome): on a game another process owns, the adjustment
+        requests waiting there, as the owner sends its own after a welcome. One made at an action
+        this copy has not applied yet reaches the connection with that action (``_relayed``)."""
+        known = self._waiting.get(room.game_id)
+        if known is None or known[0] is not room or self.owns(room.game_id):
+            return
+        have = len(room.game.actions)
+        for count, text in list(known[1].values()):
+            if count <= have:
+                msg = json.loads(text)
+                msg.update(state_id=room.game.state_id, ref=None)
+                conn.send(dumps(msg))
+
+    def _serve_waiting(self, msg: dict[str, Any]) -> None:
+        """The owner's side of ``_ask_waiting``: the game's waiting requests, as a welcome follows them."""
+        gid = str(msg.get("game"))
+        if not self.owns(gid):
+            self._answer(msg, {"moved": True})
+            return
+        room = self.server.rooms.get(gid)
+        texts = [] if room is None else [self.server._request_text(room, req, None) for req in room.requests.values()]
+        while texts and len(json.dumps(texts)) > MAX_FORWARD_BYTES:   # (one a seat: a few hundred bytes each)
+            texts.pop()
+        self._answer(msg, {"game": gid, "waiting": texts})
 
     def stored(self, room: Room) -> None:
         """Hook (core ``_stored``): an action of ``room`` is committed: tell the followers."""
@@ -532,9 +627,11 @@ class Cluster:
     async def ready(self, game_id: str) -> None:
         """Hook (the WebSocket endpoint, before a connection joins): own ``game_id`` if its lease is
         free, else bring this process's copy up to what is stored (a client reconnecting from a
-        worker that died has seen every state the store holds, and no more)."""
+        worker that died has seen every state the store holds, and no more) and learn the adjustment
+        requests waiting on the owner (``_ask_waiting``)."""
         if not await self.adopt(game_id):
             await self._catch_up(game_id, wait=False)
+            await self._ask_waiting(game_id)   # the adjustment requests its welcome will carry
 
     def intercept(self, conn: Conn, room: Room, text: str | bytes, msg: Any) -> bool:
         """Hook (core ``_handle``), for a game another process owns: a seat's action or answer is

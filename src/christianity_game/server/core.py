@@ -1429,6 +1429,8 @@ class GameServer:
         self._sent(room, conn.seat if conn.role == "player" else None, g.state_id)
         for req in room.requests.values():   # adjustment requests still waiting
             conn.send(self._request_text(room, req, None))
+        if self.cluster is not None:   # cluster hook: those waiting on the game's owner, another process
+            self.cluster.welcomed(conn, room)
 
     def _send_sync(self, conn: Conn, room: Room, state_id: int | None, reason: str, ref: Any) -> None:
         g = room.game
