@@ -4,7 +4,8 @@ Real processes on the throwaway PostgreSQL of tests/pg_fixture.py: two ``--clust
 ports serve the same game (a player on each, a spectator on the second sees every update); a
 ``--workers 2`` server on one port has the worker that owns the games killed with -9 mid-play, and
 the games go on on the other worker with nothing acknowledged lost; the creation rate holds across
-processes; more than one worker without PostgreSQL is refused.
+processes; more than one worker without PostgreSQL is refused; an adjustment request made on one
+server reaches the other's connections, and one still waiting reaches a connection that joins there.
 """
 
 from __future__ import annotations
