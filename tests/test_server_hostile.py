@@ -4,9 +4,10 @@ nested messages are refused before anything changes; seats are invited or open; 
 adjustment between people is a request the other side answers; security headers and the
 WebSocket ``Origin`` check; seeds are secret, 128-bit, and a chosen one is refused where it leaks.
 
-Every test that creates a game runs on both stores (``database``: SQLite, then PostgreSQL;
-tests/pg_fixture.py): quotas, eviction and the adjustment requests are the store's and the
-broadcast's paths. The tests of pages, headers and HTTP rates touch no store and run once."""
+The tests that take the store's or the broadcast's paths run on both stores (``database``: SQLite,
+then PostgreSQL; tests/pg_fixture.py): games played on, quotas counted in the database, eviction
+and archiving, adjustment requests. Those of pages, headers, parsing, the Origin check and the
+per-connection caps and timers touch no store (or only to create a game) and run once."""
 
 from __future__ import annotations
 
@@ -105,8 +106,8 @@ def test_types_are_checked_strictly(tmp_path: Path, database: str | None) -> Non
         assert snapshot(app, game) == before
 
 
-def test_deep_nesting_gets_malformed_json_and_the_connection_stays(tmp_path: Path, database: str | None) -> None:
-    with running(tmp_path, database=database) as app:
+def test_deep_nesting_gets_malformed_json_and_the_connection_stays(tmp_path: Path) -> None:
+    with running(tmp_path) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED)
         with ws(app, game["game_id"]) as a:
             a.send("[" * 5000 + "]" * 5000)
@@ -142,8 +143,8 @@ def test_security_headers_on_every_page(tmp_path: Path) -> None:
             assert r.headers.get("x-frame-options") == "DENY", path
 
 
-def test_websockets_from_a_foreign_origin_are_refused_unless_allowed(tmp_path: Path, database: str | None) -> None:
-    with running(tmp_path, allowed_origins=["https://friend.example"], database=database) as app:
+def test_websockets_from_a_foreign_origin_are_refused_unless_allowed(tmp_path: Path) -> None:
+    with running(tmp_path, allowed_origins=["https://friend.example"]) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED)
         gid, t0 = game["game_id"], game["seats"][0]["token"]
         with app.websocket_connect(f"/ws/{gid}", headers={"origin": "https://evil.example"}) as s:
@@ -221,10 +222,9 @@ def test_live_games_are_capped_in_total(tmp_path: Path, database: str | None) ->
 
 
 # --------------------------------------------------------------------------- connection caps
-def test_connections_are_capped_per_seat_per_game_per_address_and_in_total(tmp_path: Path,
-                                                                           database: str | None) -> None:
+def test_connections_are_capped_per_seat_per_game_per_address_and_in_total(tmp_path: Path) -> None:
     lim = dataclasses.replace(ROOMY, conns_per_game=1, conns_per_seat=1, conns_per_address=3, conns_total=100)
-    with running(tmp_path, limits=lim, database=database) as app:
+    with running(tmp_path, limits=lim) as app:
         g1 = create(app, mode="coop", lineup="RR", seed=SEED)
         g2 = create(app, mode="coop", lineup="RR", seed=SEED)
         t0, _, ts = tokens(g1)
@@ -253,7 +253,7 @@ def test_connections_are_capped_per_seat_per_game_per_address_and_in_total(tmp_p
             s.ping()
         assert server_of(app).conns_total == 0   # every refused or closed connection was released
     lim = dataclasses.replace(ROOMY, conns_total=1)
-    with running(tmp_path / "b", limits=lim, database=database) as app:
+    with running(tmp_path / "b", limits=lim) as app:
         g = create(app, mode="coop", lineup="RR", seed=SEED)
         with ws(app, g["game_id"]) as a:
             a.hello(g["seats"][0]["token"])
@@ -263,10 +263,9 @@ def test_connections_are_capped_per_seat_per_game_per_address_and_in_total(tmp_p
             a.ping()
 
 
-def test_a_connection_that_never_joins_is_closed_and_strangers_cannot_fill_a_game(tmp_path: Path,
-                                                                                  database: str | None) -> None:
+def test_a_connection_that_never_joins_is_closed_and_strangers_cannot_fill_a_game(tmp_path: Path) -> None:
     lim = dataclasses.replace(ROOMY, conns_per_game=1, join_timeout_s=0.5)
-    with running(tmp_path, limits=lim, database=database) as app:
+    with running(tmp_path, limits=lim) as app:
         g = create(app, mode="coop", lineup="RR", seed=SEED)
         with ws(app, g["game_id"]) as x, ws(app, g["game_id"]) as y, ws(app, g["game_id"]) as a:
             assert a.hello(g["seats"][0]["token"])["type"] == "welcome"   # strangers hold no place
@@ -277,9 +276,9 @@ def test_a_connection_that_never_joins_is_closed_and_strangers_cannot_fill_a_gam
             a.ping()   # a joined connection stays, however quiet
 
 
-def test_a_resync_is_paid_by_its_size(tmp_path: Path, database: str | None) -> None:
+def test_a_resync_is_paid_by_its_size(tmp_path: Path) -> None:
     lim = dataclasses.replace(ROOMY, rate=2.0, burst=10, sync_bytes_per_message=500)
-    with running(tmp_path, limits=lim, database=database) as app:
+    with running(tmp_path, limits=lim) as app:
         game = create(app, mode="coop", lineup="RR", seed=SEED)
         with ws(app, game["game_id"]) as a:
             a.hello(game["seats"][0]["token"])
