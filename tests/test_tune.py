@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 from christianity_game.cli import app
 from christianity_game.engine.variants import VARIANTS, parse_variants
 from christianity_game.sim.tune import (
-    TARGETS, TuneError, check_targets, make_config, variant_choices, variants_text, warm_start,
+    BANDS, TARGETS, Targets, TuneError, band_figures, check_targets, closeness, make_config, parse_bands,
+    variant_choices, variants_text, warm_start,
 )
 
 runner = CliRunner()
@@ -54,6 +55,16 @@ def test_a_tiny_study_completes_resumes_and_names_its_best_trial(tmp_path: Path)
     assert [t["trial"] for t in data["trials"]] == [0, 1]
     assert data["trials"][0]["variants"] == "printed" and data["trials"][0]["warm_start"] == "the printed rules"
     assert all(len(t["values"]) == 4 for t in data["trials"])
+    # the first objective is the worst distance outside the bands, and each trial says which cells are out
+    assert data["objective"] == {"key": "band", "name": "worst distance outside the band",
+                                 "bands": {"ER": [0.4, 0.6]}}
+    assert data["config"]["objective"] == "band" and data["objectives"][0] == "worst distance outside the band"
+    for t in data["trials"]:
+        figures = t["figures"]
+        assert t["values"][0] == figures["worst_outside_band"] == figures["objectives"][0]
+        outside = [c for c in figures["cells"] if not 0.4 <= c["win_rate"] <= 0.6]
+        assert t["in_band"] is (not outside) and [c["cell"] for c in t["out_of_band"]] == [c["name"] for c in outside]
+        assert all(c["band"] == [0.4, 0.6] and c["outside"] > 0 for c in t["out_of_band"])
     lab = tmp_path / "tune-lab.sqlite"
     assert lab.is_file()
     before = [t for t in _trials(study) if t[1] == "COMPLETE"]
@@ -81,8 +92,11 @@ def test_a_tiny_study_completes_resumes_and_names_its_best_trial(tmp_path: Path)
     assert best["table_plays"].startswith("This table plays") and best["table_plays"] in md
     parse_variants(best["variants"]) if best["variants"] != "printed" else None
     for text in ("## Pareto front", "## Candidates, tuning and confirmation seeds", "## Length distributions",
-                 "## Parameter importance", "R wins (confirmation)", "safety cap t / c", "rounds p90 t / c"):
+                 "## Parameter importance", "R wins (confirmation)", "safety cap t / c", "rounds p90 t / c",
+                 "objective band", "bands ER=40-60", "--objective band, the default", "| worst distance outside the band |",
+                 "every cell in band", "cells out of band", "in band t / c"):
         assert text in md, text
+    assert "in_band" in best and ("Every cell is in its band on both seeds." in md or "Out of band: on the" in md)
     assert report["confirmation"]["seed"] == 1001 and report["candidates"][0]["confirmation"]["cells"]
     assert "needs at least" in report["importance"]["note"]   # 3 trials: too few, and said so
     for png in ("pareto.png", "history.png", "candidates.png", "rounds.png"):
@@ -97,6 +111,21 @@ def test_a_tiny_study_completes_resumes_and_names_its_best_trial(tmp_path: Path)
     assert report["confirmation"]["chosen"] == "every trial of the Pareto front"
     assert sorted(c["trial"] for c in report["candidates"]) == sorted(report["front"])
 
+    # the first tuner's objective, on its own study (another question) and the same lab games
+    old = runner.invoke(app, ["tune", *TINY, "--trials", "1", "--backend", "serial", "--objective", "from-50",
+                              "--study", str(tmp_path / "old.sqlite"), "--lab", str(lab), "--out", str(out),
+                              "--json"], env=ENV)
+    assert old.exit_code == 0, old.output
+    report = json.loads(old.stdout[old.stdout.index("{"):])
+    assert report["objective"]["key"] == "from-50" and "objective" not in report["config"]
+    trial = report["trials"][0]
+    assert trial["values"][0] == trial["figures"]["worst_from_50"] == trial["figures"]["objectives"][0]
+    printed = data["trials"][0]["figures"]   # the same games (the printed rules), judged from 50 %
+    assert trial["figures"]["cells"] == printed["cells"] and trial["values"][0] == printed["worst_from_50"]
+    assert "in_band" in trial and "out_of_band" in trial
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    assert "--objective from-50" in md and "| worst distance from 50 % |" in md
+
 
 @pytest.mark.parametrize("args, message", [
     (["--space", "rewardCap,rewardKap"], "unknown variant 'rewardKap' in --space"),
@@ -107,6 +136,11 @@ def test_a_tiny_study_completes_resumes_and_names_its_best_trial(tmp_path: Path)
     (["--set", "rewardCap=2", "--space", "rewardCap"], "--space rewardCap: the grid's --set already sets it"),
     (["--confirm", "best"], "--confirm must be one of top, front"),
     (["--bots", "clever"], "clever"),
+    (["--objective", "median"], "--objective must be one of band, from-50"),
+    (["--band", "ER=60-40"], "--band ER=60-40: give 0 <= low <= high <= 100"),
+    (["--band", "ER:40-60"], "--band takes line-up=low-high in per cent"),
+    (["--band", "ER=40-60,RE=45-55"], "--band names the line-up ER twice"),
+    (["--lineup", "EERR"], "no band of Righteous wins for the line-up EERR"),
 ])
 def test_bad_options_are_answered_with_a_clear_error(tmp_path: Path, args: list[str], message: str) -> None:
     result = runner.invoke(app, ["tune", *TINY, "--trials", "1", "--study", str(tmp_path / "s.sqlite"),
@@ -153,3 +187,41 @@ def test_targets_say_which_fails_and_by_how_much() -> None:
     assert not checks["median rounds ≤ 25 in every cell"].met and checks["p90 rounds ≤ 40 in every cell"].met
     assert checks["Evil's first turn ≤ 25 decisions (median)"].met
     assert not checks["Habitual win ≥ 20 % of Evil's wins"].met and not checks["≤ 3 departures"].met
+
+
+def test_the_bands_are_declared_once_and_can_be_replaced() -> None:
+    assert BANDS == {"ER": (0.40, 0.60), "EER": (0.30, 0.70), "ERR": (0.30, 0.70)}
+    assert Targets().bands == BANDS and TARGETS.band("ERE") == BANDS["EER"]   # a line-up by its seats
+    assert parse_bands("ER=45-55,EERR=40-60") == {**BANDS, "ER": (0.45, 0.55), "EERR": (0.40, 0.60)}
+    assert parse_bands(None) == BANDS
+    config = make_config("ER,EER", games=2, bands="ER=45-55")
+    assert config.bands == {"ER": (0.45, 0.55), "EER": (0.30, 0.70)} and config.targets.band("ER") == (0.45, 0.55)
+    assert config.to_json()["bands"] == {"ER": [0.45, 0.55], "EER": [0.30, 0.70]}
+    # the question a study asks names its objective and bands; a from-50 study asks what the first tuner's did
+    assert config.fingerprint() != make_config("ER,EER", games=2).fingerprint()
+    old = make_config("ER,EER", games=2, objective="from-50")
+    assert set(old.to_json()) == {"mode", "lineups", "axes", "bots", "games", "seed", "space"}
+    assert old.objectives[0] == "worst distance from 50 %" and config.objectives[0] == "worst distance outside the band"
+    with pytest.raises(TuneError, match="no band of Righteous wins for the line-up EEER"):
+        make_config("EEER", games=2)
+    assert make_config("EEER", games=2, bands="EEER=20-80").bands == {"EEER": (0.2, 0.8)}
+
+
+def test_the_band_objective_is_zero_inside_every_band() -> None:
+    def cell(name: str, lineup: str, rate: float) -> dict[str, object]:
+        return {"name": name, "lineup": lineup, "win_rate": rate}
+
+    inside = [cell("ER", "ER", 0.45), cell("EER", "EER", 0.68), cell("ERR", "ERR", 0.31)]
+    figures = band_figures(inside)
+    assert figures["in_band"] and figures["out_of_band"] == [] and figures["worst_outside_band"] == 0
+    assert figures["worst_from_50"] == 0.19   # what the from-50 objective would have judged them by
+    out = band_figures([cell("ER", "ER", 0.25), cell("EER", "EER", 0.75), cell("ERR", "ERR", 0.5)])
+    assert not out["in_band"] and out["worst_outside_band"] == 0.15 and out["mean_outside_band"] == round(0.2 / 3, 4)
+    assert out["out_of_band"] == [{"cell": "ER", "win_rate": 0.25, "band": [0.4, 0.6], "outside": 0.15},
+                                  {"cell": "EER", "win_rate": 0.75, "band": [0.3, 0.7], "outside": 0.05}]
+    # ties of the first objective: the mean outside the bands, then the mean from 50 % (from-50: that mean)
+    assert closeness(figures) == (0.0, figures["mean_distance"])
+    assert closeness(figures, "from-50") == (figures["mean_distance"],)
+    assert closeness({"cells": inside, "mean_distance": 0.1}) == (0.0, 0.1)   # a trial stored before the bands
+    narrow = band_figures(inside, Targets(bands={"ER": (0.48, 0.52), "EER": (0.3, 0.7), "ERR": (0.3, 0.7)}))
+    assert [c["cell"] for c in narrow["out_of_band"]] == ["ER"] and narrow["worst_outside_band"] == 0.03

@@ -947,6 +947,12 @@ def tune(
     values: Annotated[Optional[list[str]], typer.Option(
         "--values", help="Values to try for a variant (repeatable): rewardCap=1,2,3 (its printed value is always tried).")]
         = None,
+    objective: Annotated[str, typer.Option(
+        help="The first objective: band (the worst distance of Righteous wins outside each cell's band, 0 inside) "
+             "or from-50 (the worst distance from 50 %, the first tuner's).")] = "band",
+    band: Annotated[Optional[str], typer.Option(
+        help="Bands of Righteous wins in per cent by line-up, replacing the targets' (ER=40-60,EER=30-70,ERR=30-70): "
+             "ER=45-55,EER=35-65.")] = None,
     population: Annotated[int, typer.Option(help="NSGA-II: trials a generation.")] = 10,
     warm_start: Annotated[bool, typer.Option(
         help="A new study starts with the printed rules, each variant alone and the presets.")] = True,
@@ -970,7 +976,8 @@ def tune(
     every cell (line-ups x --set axes x bots) a contest, then confirm the best on fresh seeds."""
     from .sim.lab import BACKENDS, LabError, LabInterrupted, parse_axes
     from .sim.tune import (CONFIRM_MODES, LabOptions, TuneError, TuneProgress, confirm as confirm_trials,
-                           default_lab_db, make_config, open_study, pick_candidates, run_study, write_tune_report)
+                           default_lab_db, make_config, open_study, pick_candidates, run_study, trial_bands,
+                           write_tune_report)
     if trials < 1:
         _fail(f"--trials must be at least 1, not {trials}")
     if games < 1:
@@ -1003,7 +1010,7 @@ def tune(
     try:
         config = make_config(lineup, parse_axes(set_), bots or ["heuristic"], games=games, seed=seed,
                              space=None if space is None else [p for p in space.split(",") if p.strip()],
-                             values=values)
+                             values=values, objective=objective, bands=band)
         the_study = open_study(config, study, study_name, population)
     except (TuneError, LabError) as exc:
         _fail(str(exc))
@@ -1026,13 +1033,17 @@ def tune(
         def finished(done: int, total: int, trial: Any) -> None:
             progress.update(bar, completed=done)
             v = trial.values
-            err.print(Text(f"trial {trial.number}: {trial.user_attrs.get('variants')} · worst {100 * v[0]:.1f} pp "
-                           f"from 50 % · cap {100 * v[1]:.1f} % · median {v[2]:.0f} rounds", style="dim"))
+            bands = trial_bands(trial, config)
+            where = "" if bands is None else " · every cell in band" if bands["in_band"] \
+                else f" · {len(bands['out_of_band'])} cell(s) out of band"
+            err.print(Text(f"trial {trial.number}: {trial.user_attrs.get('variants')} · {config.objectives[0]} "
+                           f"{100 * v[0]:.1f} pp{where} · cap {100 * v[1]:.1f} % · median {v[2]:.0f} rounds",
+                           style="dim"))
 
         hooks = TuneProgress(started, played, finished)
         try:
             ran = run_study(config, the_study, lab_options, trials, warm=warm_start, progress=hooks)
-            chosen, how = pick_candidates(the_study, confirm, confirm_top)
+            chosen, how = pick_candidates(the_study, confirm, confirm_top, config.targets, config.objective)
             progress.update(bar, completed=0, total=max(1, len(chosen)), description="confirming")
             candidates = confirm_trials(config, the_study, lab_options, confirm_seed, confirm_games, chosen, hooks)
         except (LabInterrupted, KeyboardInterrupt) as exc:
@@ -1054,12 +1065,14 @@ def tune(
                   title_style="bold")
     table.add_column("trial", justify="right")
     table.add_column("variants", overflow="fold", min_width=16)
-    for col in ("worst from 50 %", "safety cap", "median rounds", "targets missed"):
+    first = "worst outside band" if config.objective == "band" else "worst from 50 %"
+    for col in (first, "in band", "safety cap", "median rounds", "targets missed"):
         table.add_column(col, justify="right", no_wrap=True)
     for c in candidates:
         t, k = c.tuning.figures, c.confirmation.figures
         table.add_row(str(c.trial.number), c.variants,
                       f"{100 * t['objectives'][0]:.0f} / {100 * k['objectives'][0]:.0f} pp",
+                      f"{'yes' if t['in_band'] else 'no'} / {'yes' if k['in_band'] else 'no'}",
                       f"{100 * t['turn_cap_share']:.1f} / {100 * k['turn_cap_share']:.1f} %",
                       f"{t['objectives'][2]:.0f} / {k['objectives'][2]:.0f}", str(c.failed))
     console.print(table)

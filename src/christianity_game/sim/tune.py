@@ -5,8 +5,11 @@ It searches the play-test variants (:data:`~christianity_game.engine.variants.VA
 its printed value or at a value of its range) with a multi-objective Optuna study (NSGA-II,
 seeded). Every objective is minimised:
 
-1. the worst distance of the Righteous win rate from 50 % over the cells (cells: line-ups x the
-   ``--set`` axes, Evil Interrupt on and off say, x bot pairings);
+1. the worst distance of the Righteous win rate outside its cell's band over the cells (0 for a
+   cell inside its band; the bands by line-up, :data:`BANDS`: ER 40-60 %, EER and ERR 30-70 %,
+   ``tune --band`` replaces one; cells: line-ups x the ``--set`` axes, Evil Interrupt on and off
+   say, x bot pairings), or with ``--objective from-50`` the worst distance from 50 % (the first
+   tuner's objective, kept so its studies resume and compare);
 2. the share of games the lab's safety turn cap ended (a game the printed duel never decides);
 3. the median duel length in rounds (of the longest cell: every cell must be short, not their mix);
 4. the number of departures (variants not at their printed value).
@@ -48,8 +51,13 @@ if TYPE_CHECKING:
     import optuna
     from optuna.trial import FrozenTrial
 
-#: the objectives, in the order Optuna holds them (all minimised)
-OBJECTIVES = ("worst distance from 50 %", "safety-cap share", "median rounds (longest cell)", "departures")
+#: the first objective, by its ``--objective`` name: the worst distance of Righteous wins outside each
+#: cell's band (the default), or from 50 % (the first tuner's; its studies resume with it)
+FIRST_OBJECTIVES = {"band": "worst distance outside the band", "from-50": "worst distance from 50 %"}
+#: the other objectives, in the order Optuna holds them after the first (all minimised)
+OTHER_OBJECTIVES = ("safety-cap share", "median rounds (longest cell)", "departures")
+#: the objectives of a study with the default first objective
+OBJECTIVES = (FIRST_OBJECTIVES["band"], *OTHER_OBJECTIVES)
 #: a wide int range is searched on these multiples of the variant's suggested value
 SPREAD = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
 #: an int range this narrow is searched value by value
@@ -64,13 +72,66 @@ class TuneError(ValueError):
 
 
 # ---------------------------------------------------------------------------------------- targets
+#: The band of Righteous wins a cell must fall in, by line-up (issue 21's targets): as many seats a
+#: side (ER) 40-60 %, one side outnumbered (EER, ERR) 30-70 %. A line-up is named by its seats (EER
+#: and ERE are one line-up here); ``tune --band ER=45-55`` replaces a band or adds one for another
+#: line-up (EERR).
+BANDS: dict[str, tuple[float, float]] = {"ER": (0.40, 0.60), "EER": (0.30, 0.70), "ERR": (0.30, 0.70)}
+
+
+def band_key(lineup: str) -> str:
+    """The line-up a band is declared for: its Evil seats, then its Righteous ones (ERE -> EER)."""
+    lineup = lineup.strip().upper()
+    return "E" * lineup.count("E") + "R" * lineup.count("R")
+
+
+def parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
+    """``ER=40-60,EER=30-70`` (Righteous wins in per cent, by line-up) as bands by line-up
+    (fractions), the :data:`BANDS` of the line-ups it does not name kept; a :class:`TuneError`
+    that names the bad item otherwise."""
+    out = dict(BANDS)
+    given: set[str] = set()
+    for item in (p.strip() for p in (text or "").split(",")):
+        if not item:
+            continue
+        name, sep, span = item.partition("=")
+        low, dash, high = span.partition("-")
+        key = band_key(name)
+        if not sep or not dash or not name.strip() or any(ch not in "ER" for ch in name.strip().upper()) \
+                or "E" not in key or "R" not in key:
+            raise TuneError(f"--band takes line-up=low-high in per cent, comma-separated (for example "
+                            f"ER=40-60,EER=30-70), not {item!r}")
+        try:
+            lo, hi = float(low), float(high)
+        except ValueError:
+            raise TuneError(f"--band {item}: low and high are per cents (for example ER=40-60)") from None
+        if not 0 <= lo <= hi <= 100:
+            raise TuneError(f"--band {item}: give 0 <= low <= high <= 100")
+        if key in given:
+            raise TuneError(f"--band names the line-up {key} twice")
+        given.add(key)
+        out[key] = (round(lo / 100, 4), round(hi / 100, 4))
+    return out
+
+
+def _pp(x: float) -> str:
+    """A share as whole per cents where it is one (40), else to a tenth (42.5)."""
+    v = 100 * x
+    return f"{v:.0f}" if abs(v - round(v)) < 1e-9 else f"{v:.1f}"
+
+
+def bands_text(bands: Mapping[str, tuple[float, float]]) -> str:
+    """Bands as ``--band`` takes them: ``ER=40-60,EER=30-70,ERR=30-70``."""
+    return ",".join(f"{k}={_pp(lo)}-{_pp(hi)}" for k, (lo, hi) in bands.items())
+
+
 @dataclass(frozen=True)
 class Targets:
     """What the designers asked of a duel table (issue 21): a contest in every cell, short games,
     a first Evil turn that does not keep the table waiting, and the Evil Habitual win alive."""
 
-    even_band: tuple[float, float] = (0.40, 0.60)     # Righteous wins, line-ups with as many seats a side (ER)
-    uneven_band: tuple[float, float] = (0.30, 0.70)   # Righteous wins, one side outnumbered (EER, ERR)
+    # Righteous wins, by line-up (:data:`BANDS`)
+    bands: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(BANDS))
     cap_share: float = 0.02                           # games at the safety turn cap: below this
     median_rounds: float = 25                         # rounds: median of every cell at most
     p90_rounds: float = 40                            # rounds: 90th percentile of every cell at most
@@ -79,8 +140,17 @@ class Targets:
     departures: int = 3                               # departures from the printed rules: at most
 
     def band(self, lineup: str) -> tuple[float, float]:
-        """The Righteous win band a line-up must fall in."""
-        return self.even_band if lineup.count("E") == lineup.count("R") else self.uneven_band
+        """The Righteous win band a line-up must fall in; a :class:`TuneError` for a line-up with none."""
+        found = self.bands.get(band_key(lineup))
+        if found is None:
+            raise TuneError(f"no band of Righteous wins for the line-up {band_key(lineup)} (bands: "
+                            f"{bands_text(self.bands)}): give one with --band {band_key(lineup)}=LOW-HIGH")
+        return found
+
+    def outside(self, cell: Mapping[str, Any]) -> float:
+        """How far a cell's Righteous wins (``win_rate``) lie outside its line-up's band (0 inside)."""
+        lo, hi = self.band(cell["lineup"])
+        return float(max(lo - cell["win_rate"], cell["win_rate"] - hi, 0.0))
 
 
 TARGETS = Targets()
@@ -103,11 +173,7 @@ def check_targets(figures: Mapping[str, Any], departures: int, targets: Targets 
     """Each target against the figures of a trial's cells (:func:`grid_figures`)."""
     cells = figures["cells"]
     out: list[TargetCheck] = []
-
-    def outside(c: Mapping[str, Any]) -> float:
-        lo, hi = targets.band(c["lineup"])
-        return float(max(lo - c["win_rate"], c["win_rate"] - hi, 0.0))
-
+    outside = targets.outside
     worst = max(cells, key=lambda c: (outside(c), abs(c["win_rate"] - 0.5)))
     out_of_band = sum(1 for c in cells if outside(c) > 0)
     lo, hi = targets.band(worst["lineup"])
@@ -207,8 +273,9 @@ def variants_text(values: Mapping[str, int | bool]) -> str:
 @dataclass(frozen=True)
 class TuneConfig:
     """What a study asks: the cells (line-ups x axes x bots), games a cell and the tuning seed,
-    and the search space (variant alias -> the values tried). Two runs share a study only if they
-    ask the same (:meth:`fingerprint`)."""
+    and the search space (variant alias -> the values tried), the first objective (``band`` or
+    ``from-50``, :data:`FIRST_OBJECTIVES`) and the bands of its line-ups. Two runs share a study
+    only if they ask the same (:meth:`fingerprint`)."""
 
     lineups: tuple[str, ...]
     axes: dict[str, list[str]]
@@ -216,10 +283,26 @@ class TuneConfig:
     games: int
     seed: int
     choices: dict[str, list[int | bool]]   # alias -> values, the printed one first
+    objective: str = "band"
+    bands: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(BANDS))   # of its line-ups
 
     def to_json(self) -> dict[str, Any]:
-        return {"mode": "duel", "lineups": list(self.lineups), "axes": self.axes, "bots": list(self.bots),
-                "games": self.games, "seed": self.seed, "space": {a: list(v) for a, v in self.choices.items()}}
+        out = {"mode": "duel", "lineups": list(self.lineups), "axes": self.axes, "bots": list(self.bots),
+               "games": self.games, "seed": self.seed, "space": {a: list(v) for a, v in self.choices.items()}}
+        if self.objective != "from-50":   # a from-50 study asks what the first tuner's studies asked
+            out["objective"] = self.objective
+            out["bands"] = {k: list(v) for k, v in self.bands.items()}
+        return out
+
+    @property
+    def targets(self) -> Targets:
+        """The designers' targets with this study's bands."""
+        return Targets(bands=dict(self.bands))
+
+    @property
+    def objectives(self) -> tuple[str, ...]:
+        """The names of the study's objectives, in Optuna's order."""
+        return (FIRST_OBJECTIVES[self.objective], *OTHER_OBJECTIVES)
 
     def fingerprint(self) -> str:
         return hashlib.sha1(json.dumps(self.to_json(), sort_keys=True).encode()).hexdigest()[:10]
@@ -241,13 +324,19 @@ def _cell_name(lineup: str, grid: Mapping[str, str], bots: Sequence[str], axes: 
 
 def make_config(lineups: str | Sequence[str] = ("ER",), axes: Mapping[str, list[str]] | None = None,
                 bots: Sequence[str] = ("heuristic",), games: int = 60, seed: int = 0,
-                space: Sequence[str] | None = None, values: Sequence[str] | None = None) -> TuneConfig:
+                space: Sequence[str] | None = None, values: Sequence[str] | None = None,
+                objective: str = "band", bands: str | Mapping[str, tuple[float, float]] | None = None) -> TuneConfig:
     """Check the tuner's options and return what the study asks; a clear :class:`TuneError` (or
     :class:`~.lab.LabError` for a bad grid) otherwise.
 
     ``space``: the variant aliases to search (default every variant the axes do not set).
     ``values``: ``alias=v1,v2,...`` items that replace a variant's tried values (its printed value
-    is always tried)."""
+    is always tried). ``objective``: the first objective (:data:`FIRST_OBJECTIVES`). ``bands``:
+    ``--band`` text (``ER=40-60,EER=30-70``) or bands by line-up, over :data:`BANDS`."""
+    if objective not in FIRST_OBJECTIVES:
+        raise TuneError(f"--objective must be one of {', '.join(FIRST_OBJECTIVES)}, not {objective!r}")
+    all_bands = parse_bands(bands) if bands is None or isinstance(bands, str) \
+        else {**BANDS, **{band_key(k): v for k, v in bands.items()}}
     axes = {k: list(v) for k, v in (axes or {}).items()}
     if isinstance(lineups, str):
         lineups = [p.strip() for p in lineups.split(",") if p.strip()]
@@ -292,7 +381,9 @@ def make_config(lineups: str | Sequence[str] = ("ER",), axes: Mapping[str, list[
             raise TuneError(f"--values {v.alias}: give at least one value besides the printed {_value_text(v.printed)}")
         choices[v.alias] = tried
     bot_lineups = tuple(dict.fromkeys(",".join(c.bots) for c in grid.cells))
-    return TuneConfig(lineups, axes, bot_lineups, games, seed, choices)
+    targets = Targets(bands=all_bands)
+    used = {band_key(lu): targets.band(lu) for lu in lineups}   # TuneError for a line-up with no band
+    return TuneConfig(lineups, axes, bot_lineups, games, seed, choices, objective, used)
 
 
 # ---------------------------------------------------------------------------------------- one trial
@@ -313,21 +404,47 @@ def _figures_of_cell(c: CellStats, name: str) -> dict[str, Any]:
             "ended": dict(c.ended)}
 
 
-def grid_figures(stats: Sequence[CellStats], names: Sequence[str], departures: int) -> dict[str, Any]:
-    """A trial's figures: each cell's, the pooled ones, and the four objectives."""
+def band_figures(cells: Sequence[Mapping[str, Any]], targets: Targets = TARGETS) -> dict[str, Any]:
+    """How a trial's cells (:func:`grid_figures`' ``cells``) stand against their bands: whether every
+    one is in band, the cells out of band (name, Righteous wins, band, distance outside it), the
+    worst and the mean distance outside the bands, and the worst and the mean distance from 50 %."""
+    out = [{"cell": c["name"], "win_rate": c["win_rate"], "band": list(targets.band(c["lineup"])),
+            "outside": round(targets.outside(c), 4)} for c in cells if targets.outside(c) > 0]
+    return {"in_band": not out, "out_of_band": out,
+            "worst_outside_band": round(max((targets.outside(c) for c in cells), default=0.5), 4),
+            "mean_outside_band": round(statistics.fmean(targets.outside(c) for c in cells) if cells else 0.5, 4),
+            "worst_from_50": round(max((abs(c["win_rate"] - 0.5) for c in cells), default=0.5), 4),
+            "mean_distance": round(statistics.fmean(abs(c["win_rate"] - 0.5) for c in cells) if cells else 0.5, 4)}
+
+
+def closeness(figures: Mapping[str, Any], objective: str = "band", targets: Targets = TARGETS) -> tuple[float, ...]:
+    """The first objective's tie-break (it still moves when the worst cell sits at 0 or 100 %, or when
+    every cell is in band): the mean distance outside the bands then from 50 % (``band``), or the
+    mean distance from 50 % (``from-50``). Figures stored before the bands were measured are
+    measured from their cells."""
+    if "mean_outside_band" not in figures and "cells" in figures:
+        figures = {**band_figures(figures["cells"], targets), **figures}
+    mean = float(figures.get("mean_distance", 0.5))
+    return (float(figures.get("mean_outside_band", 0.5)), mean) if objective == "band" else (mean,)
+
+
+def grid_figures(stats: Sequence[CellStats], names: Sequence[str], departures: int, objective: str = "band",
+                 targets: Targets = TARGETS) -> dict[str, Any]:
+    """A trial's figures: each cell's, the pooled ones, how the cells stand against their bands
+    (:func:`band_figures`), and the four objectives (the first by ``objective``)."""
     cells = [_figures_of_cell(c, n) for c, n in zip(stats, names)]
     games = sum(c.games for c in stats)
     capped = sum(c.capped_share * c.games for c in stats)
     limited = sum(c.round_limit_share * c.games for c in stats)
     rounds = sorted(r for c in stats for r in c.rounds)
-    worst = max(abs(c.win_rate - 0.5) for c in stats) if stats else 0.5
-    mean = statistics.fmean(abs(c.win_rate - 0.5) for c in stats) if stats else 0.5
+    bands = band_figures(cells, targets)
+    first = bands["worst_outside_band"] if objective == "band" else bands["worst_from_50"]
     longest = max((c["rounds"]["median"] for c in cells), default=0.0)
     return {"cells": cells, "games": games, "turn_cap_share": round(capped / games, 4) if games else 0.0,
             "round_limit_share": round(limited / games, 4) if games else 0.0,
-            "rounds": {"median": _quantile(rounds, 0.5), "p90": _quantile(rounds, 0.9)},
-            "mean_distance": round(mean, 4),
-            "objectives": [round(worst, 4), round(capped / games, 4) if games else 1.0, longest, departures]}
+            "rounds": {"median": _quantile(rounds, 0.5), "p90": _quantile(rounds, 0.9)}, **bands,
+            "objective": objective,
+            "objectives": [first, round(capped / games, 4) if games else 1.0, longest, departures]}
 
 
 @dataclass
@@ -363,7 +480,8 @@ def play_trial(config: TuneConfig, departures: Mapping[str, int | bool], lab: La
                   progress=progress)
     stats = load_stats(lab.db, run.cell_ids, max_games=games)
     names = [_cell_name(c.lineup, c.grid, c.bots, config.axes) for c in grid.cells]
-    return Played(stats, grid_figures(stats, names, len(departures)), run.played, run.seconds)
+    return Played(stats, grid_figures(stats, names, len(departures), config.objective, config.targets),
+                  run.played, run.seconds)
 
 
 def departures_of(config: TuneConfig, params: Mapping[str, Any]) -> dict[str, int | bool]:
@@ -415,8 +533,8 @@ def open_study(config: TuneConfig, study: str | Path, name: str | None = None, p
     study_name = name or config.default_study_name
     s = optuna.create_study(storage=storage, study_name=study_name, load_if_exists=True,
                             sampler=NSGAIISampler(population_size=population, seed=config.seed),
-                            directions=["minimize"] * len(OBJECTIVES))
-    if len(s.directions) != len(OBJECTIVES):
+                            directions=["minimize"] * len(config.objectives))
+    if len(s.directions) != len(config.objectives):
         raise TuneError(f"the study {study_name!r} in {study} is not a tuner's study (it has "
                         f"{len(s.directions)} objectives)")
     stored_trials = len(s.get_trials(deepcopy=False))
@@ -426,9 +544,10 @@ def open_study(config: TuneConfig, study: str | Path, name: str | None = None, p
         s.set_user_attr("config", config.to_json())
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            s.set_metric_names(list(OBJECTIVES))
+            s.set_metric_names(list(config.objectives))
     elif stored != config.to_json():
-        diff = [k for k in config.to_json() if stored.get(k) != config.to_json()[k]]
+        asked = config.to_json()
+        diff = [k for k in dict.fromkeys([*asked, *stored]) if stored.get(k) != asked.get(k)]
         raise TuneError(f"the study {study_name!r} in {study} asks another question (it differs in "
                         f"{', '.join(diff)}): give the same options, or another --study-name")
     return s
@@ -582,20 +701,24 @@ def front_trials(study: "optuna.Study") -> list["FrozenTrial"]:
     return sorted(study.best_trials, key=lambda t: (t.values[3], t.values[0]) if t.values else (0, 0))
 
 
-def _mean_distance(t: "FrozenTrial") -> float:
-    """The mean distance of Righteous wins from 50 % over a trial's cells (the first objective's
-    tie-break: it still moves when the worst cell sits at 0 or 100 %)."""
-    return float((t.user_attrs.get("figures") or {}).get("mean_distance", 0.5))
+def _closeness(t: "FrozenTrial", objective: str, targets: Targets) -> tuple[float, ...]:
+    """A trial's tie-break of the first objective (:func:`closeness` of its figures)."""
+    return closeness(t.user_attrs.get("figures") or {}, objective, targets)
 
 
-def pick_candidates(study: "optuna.Study", mode: str = "top", top: int = 3,
-                    targets: Targets = TARGETS) -> tuple[list["FrozenTrial"], str]:
+#: how the first objective's ties are broken, in words, by objective
+TIE_BREAKS = {"band": "by the mean distance outside the bands, then from 50 %", "from-50": "by the mean distance from 50 %"}
+
+
+def pick_candidates(study: "optuna.Study", mode: str = "top", top: int = 3, targets: Targets = TARGETS,
+                    objective: str = "band") -> tuple[list["FrozenTrial"], str]:
     """The trials to confirm on fresh seeds, and how they were chosen.
 
     ``top``: the ``top`` best trials by the first objective among those with a cap share under
     the target, and the best of each size up to the target's departures (the best small sets);
-    ties (the worst cell is often at 0 or 100 %) are broken by the mean distance from 50 %;
-    ``front``: every trial of the Pareto front. Trials with the same variants count once."""
+    ties (the worst cell is often at 0 or 100 %, or every cell is in band) are broken by
+    :func:`closeness`; ``front``: every trial of the Pareto front. Trials with the same variants
+    count once. ``objective`` is the study's first objective (:data:`FIRST_OBJECTIVES`)."""
     if mode not in CONFIRM_MODES:
         raise TuneError(f"--confirm must be one of {', '.join(CONFIRM_MODES)}, not {mode!r}")
     done = complete_trials(study)
@@ -610,14 +733,16 @@ def pick_candidates(study: "optuna.Study", mode: str = "top", top: int = 3,
         how = "every trial of the Pareto front"
     else:
         ok = [t for t in done if values(t)[1] < targets.cap_share]
-        how = (f"the {top} best trials by the first objective (ties: by the mean distance from 50 %) among those "
+        how = (f"the {top} best trials by the first objective ({FIRST_OBJECTIVES[objective]}; ties: "
+               f"{TIE_BREAKS[objective]}) among those "
                f"with under {100 * targets.cap_share:.0f} % of games at the safety cap, and the best of each size up "
                f"to {targets.departures} departures")
         if not ok:
             ok = list(done)
             how = (f"no trial keeps the safety cap under {100 * targets.cap_share:.0f} %: the {top} best trials by "
                    "the first objective, and the best of each size")
-        ranked = sorted(ok, key=lambda t: (values(t)[0], _mean_distance(t), values(t)[3], values(t)[2], t.number))
+        ranked = sorted(ok, key=lambda t: (values(t)[0], *_closeness(t, objective, targets), values(t)[3],
+                                           values(t)[2], t.number))
         chosen = ranked[:top]
         for size in range(targets.departures + 1):
             best = next((t for t in ranked if values(t)[3] == size), None)
@@ -643,6 +768,8 @@ class Candidate:
     confirmation: Played
     checks_tuning: list[TargetCheck] = field(default_factory=list)
     checks_confirmation: list[TargetCheck] = field(default_factory=list)
+    objective: str = "band"
+    targets: Targets = TARGETS
 
     @property
     def variants(self) -> str:
@@ -666,19 +793,32 @@ class Candidate:
     def mean_distance(self) -> float:
         return max(float(self.tuning.figures["mean_distance"]), float(self.confirmation.figures["mean_distance"]))
 
+    @property
+    def in_band(self) -> bool:
+        """Every cell in its band on both seeds."""
+        return bool(self.tuning.figures.get("in_band")) and bool(self.confirmation.figures.get("in_band"))
+
+    def closeness(self) -> tuple[float, ...]:
+        """The first objective's tie-break (:func:`closeness`), the worse of the two seeds."""
+        a = closeness(self.tuning.figures, self.objective, self.targets)
+        b = closeness(self.confirmation.figures, self.objective, self.targets)
+        return tuple(max(x, y) for x, y in zip(a, b))
+
     def rank(self) -> tuple[float, ...]:
         """Best first: within the departures the targets allow (a larger set is never the answer
         while a small one is there) and under the safety-cap target on both seeds (a table that
-        stalls is no contest), the smallest worst distance from 50 % over both seeds (to the
-        percentage point), then the smallest mean distance, then fewest targets missed on either
-        seed, then fewest departures, then the lower cap share."""
+        stalls is no contest), the smallest first objective over both seeds (the worst distance
+        outside the bands, or from 50 %; to the percentage point), then the smallest tie-break
+        (:func:`closeness`), then fewest targets missed on either seed, then fewest departures,
+        then the lower cap share."""
         cap = max(self.tuning.figures["turn_cap_share"], self.confirmation.figures["turn_cap_share"])
-        return (int(len(self.departures) > TARGETS.departures), int(cap >= TARGETS.cap_share),
-                round(self.worst_distance, 2), round(self.mean_distance, 2), self.failed, len(self.departures), cap,
-                self.trial.number)
+        return (int(len(self.departures) > self.targets.departures), int(cap >= self.targets.cap_share),
+                round(self.worst_distance, 2), *(round(x, 2) for x in self.closeness()), self.failed,
+                len(self.departures), cap, self.trial.number)
 
     def to_json(self) -> dict[str, Any]:
         return {"trial": self.trial.number, "variants": self.variants, "departures": len(self.departures),
+                "in_band": self.in_band,
                 "table_plays": self.sentence, "values": list(self.trial.values or []),
                 "tuning": self.tuning.figures, "confirmation": self.confirmation.figures,
                 "targets": {"tuning": [c.to_json() for c in self.checks_tuning],
@@ -698,13 +838,14 @@ def confirm(config: TuneConfig, study: "optuna.Study", lab: LabOptions, seed: in
                 progress.trial_started(i, len(trials), f"confirming trial {t.number}: {variants_text(dep)}")
             tuning = play_trial(config, dep, lab, config.games, config.seed, progress.games)
             again = play_trial(config, dep, lab, games, seed, progress.games)
-            out.append(Candidate(t, dep, tuning, again, check_targets(tuning.figures, len(dep)),
-                                 check_targets(again.figures, len(dep))))
+            out.append(Candidate(t, dep, tuning, again, check_targets(tuning.figures, len(dep), config.targets),
+                                 check_targets(again.figures, len(dep), config.targets), config.objective,
+                                 config.targets))
     out.sort(key=lambda c: c.rank())
     return out
 
 
-def importance(study: "optuna.Study", minimum: int = 6) -> tuple[dict[str, float], str]:
+def importance(study: "optuna.Study", minimum: int = 6, first: str = OBJECTIVES[0]) -> tuple[dict[str, float], str]:
     """Each variant's importance for the first objective (fANOVA where scikit-learn is installed,
     PED-ANOVA otherwise), and a note; empty with the reason for a study too small or too flat."""
     import optuna
@@ -713,7 +854,7 @@ def importance(study: "optuna.Study", minimum: int = 6) -> tuple[dict[str, float
     if len(done) < minimum:
         return {}, f"parameter importance needs at least {minimum} complete trials ({len(done)} so far)"
     if len({t.values[0] for t in done if t.values}) < 2:
-        return {}, "every trial has the same worst distance from 50 %: no parameter matters more than another"
+        return {}, f"every trial has the same {first}: no parameter matters more than another"
     evaluator: Any
     try:
         with warnings.catch_warnings():
@@ -729,7 +870,7 @@ def importance(study: "optuna.Study", minimum: int = 6) -> tuple[dict[str, float
     except Exception as exc:  # noqa: BLE001 - a small or odd study: say so, do not fail the report
         return {}, f"parameter importance could not be computed ({type(exc).__name__}: {exc})"
     clean = {k: float(v) for k, v in found.items() if not math.isnan(float(v))}
-    return clean, f"importance of each variant for the worst distance from 50 % ({how}, {len(done)} trials)"
+    return clean, f"importance of each variant for the {first} ({how}, {len(done)} trials)"
 
 
 # ---------------------------------------------------------------------------------------- the report
@@ -754,26 +895,80 @@ def _pct(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.1f} %"
 
 
+def trial_bands(t: "FrozenTrial", config: TuneConfig) -> dict[str, Any] | None:
+    """How a trial's cells stand against the study's bands (:func:`band_figures`), measured from its
+    stored cells (so a trial stored before the bands were reported has them too); None without figures."""
+    cells = (t.user_attrs.get("figures") or {}).get("cells")
+    return None if cells is None else band_figures(cells, config.targets)
+
+
+def _band_span(band: Sequence[float]) -> str:
+    return f"{_pp(band[0])}–{_pp(band[1])} %"
+
+
+def _out_of_band_text(bands: Mapping[str, Any] | None) -> str:
+    """The cells out of band, in words: ``ER · heuristic 35.0 % (band 40–60 %); ...``; "none"."""
+    if bands is None:
+        return "–"
+    return "; ".join(f"{c['cell']} {_pct(c['win_rate'])} (band {_band_span(c['band'])})"
+                     for c in bands["out_of_band"]) or "none"
+
+
+def _in_band_text(bands: Mapping[str, Any] | None, cells: int) -> str:
+    if bands is None:
+        return "–"
+    out = len(bands["out_of_band"])
+    return "yes" if not out else f"no ({out} of {cells} out)"
+
+
 def _trial_row(t: "FrozenTrial", config: TuneConfig, confirmed: set[int]) -> list[str]:
     v = list(t.values or [math.nan] * 4)
     dep = departures_of(config, t.params)
-    mean = (t.user_attrs.get("figures") or {}).get("mean_distance")
+    figures = t.user_attrs.get("figures") or {}
+    mean = figures.get("mean_distance")
+    bands = trial_bands(t, config)
     return [str(t.number), str(len(dep)), variants_text(dep), f"{100 * v[0]:.1f} pp",
-            "–" if mean is None else f"{100 * mean:.1f} pp", _pct(v[1]), f"{v[2]:.0f}",
+            "–" if mean is None else f"{100 * mean:.1f} pp", _in_band_text(bands, len(figures.get("cells") or [])),
+            _out_of_band_text(bands), _pct(v[1]), f"{v[2]:.0f}",
             "yes" if t.number in confirmed else "–", str(t.user_attrs.get("warm_start", ""))]
 
 
-TRIAL_HEAD = ["trial", "departures", "variants", "worst distance from 50 %", "mean distance", "safety-cap share",
-              "median rounds (longest cell)", "confirmed", "warm start"]
+def _trial_band_json(bands: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A trial's entry in ``tune.json``: every cell in band, and the cells out of band."""
+    if bands is None:
+        return {"in_band": None, "out_of_band": []}
+    return {"in_band": bands["in_band"], "out_of_band": bands["out_of_band"]}
+
+
+def _band_sentence(c: Candidate) -> str:
+    """Whether a candidate's every cell is in band on both seeds, and which are not."""
+    if c.in_band:
+        return "Every cell is in its band on both seeds."
+    parts = []
+    for seed, played in (("tuning", c.tuning), ("confirmation", c.confirmation)):
+        bands = band_figures(played.figures["cells"], c.targets)
+        if not bands["in_band"]:
+            parts.append(f"on the {seed} seed {_out_of_band_text(bands)}")
+    return "Out of band: " + "; ".join(parts) + "."
+
+
+def trial_head(config: TuneConfig) -> list[str]:
+    """The columns of a table of trials (the first objective's name as the study has it)."""
+    return ["trial", "departures", "variants", config.objectives[0], "mean distance from 50 %", "every cell in band",
+            "cells out of band", "safety-cap share", "median rounds (longest cell)", "confirmed", "warm start"]
 
 
 def _cell_rows(c: Candidate) -> tuple[list[str], list[list[str]]]:
-    head = ["cell", "band", "R wins (tuning)", "95 % CI", "R wins (confirmation)", "95 % CI", "safety cap t / c",
-            "round limit t / c", "rounds median t / c", "rounds p90 t / c", "Evil's first turn t / c",
-            "Habitual share of Evil wins t / c", "pass-only turns t / c"]
+    head = ["cell", "band", "R wins (tuning)", "95 % CI", "R wins (confirmation)", "95 % CI", "in band t / c",
+            "safety cap t / c", "round limit t / c", "rounds median t / c", "rounds p90 t / c",
+            "Evil's first turn t / c", "Habitual share of Evil wins t / c", "pass-only turns t / c"]
     rows = []
     for a, b in zip(c.tuning.figures["cells"], c.confirmation.figures["cells"]):
-        lo, hi = TARGETS.band(a["lineup"])
+        band = c.targets.band(a["lineup"])
+
+        def in_band(f: Mapping[str, Any]) -> str:
+            out = c.targets.outside(f)
+            return "✓" if not out else f"✗ {100 * out:.1f} pp"
 
         def wins(f: Mapping[str, Any]) -> str:
             return f"{f['righteous_wins']}/{f['games']} ({_pct(f['win_rate'])})"
@@ -787,7 +982,7 @@ def _cell_rows(c: Candidate) -> tuple[list[str], list[list[str]]]:
         def num(x: Any) -> str:
             return "–" if x is None else f"{x:.0f}"
 
-        rows.append([a["name"], f"{100 * lo:.0f}–{100 * hi:.0f} %", wins(a), ci(a), wins(b), ci(b),
+        rows.append([a["name"], _band_span(band), wins(a), ci(a), wins(b), ci(b), f"{in_band(a)} / {in_band(b)}",
                      pair("turn_cap_share", _pct), pair("round_limit_share", _pct),
                      f"{a['rounds']['median']:.0f} / {b['rounds']['median']:.0f}",
                      f"{a['rounds']['p90']:.0f} / {b['rounds']['p90']:.0f}",
@@ -854,35 +1049,41 @@ def _plots(study: "optuna.Study", config: TuneConfig, candidates: Sequence[Candi
         fx = [x for x, t in zip(xs, done) if t.number in front]
         fy = [y for y, t in zip(ys, done) if t.number in front]
         ax.scatter(fx, fy, s=110, facecolors="none", edgecolors="#c8443a", linewidths=1.4, label="Pareto front")
-        ax.axhline(10, color="grey", lw=0.8, ls="--")
-        ax.axhline(20, color="grey", lw=0.8, ls=":")
+        first = config.objectives[0]
+        if config.objective == "from-50":
+            spans = sorted({round(50 * (hi - lo), 1) for lo, hi in config.bands.values()})
+            for span, ls in zip(spans, ("--", ":", "-.")):
+                ax.axhline(span, color="grey", lw=0.8, ls=ls)
+            lines = "; grey lines: the half-widths of the bands, " + ", ".join(f"±{x:g} pp" for x in spans)
+        else:
+            ax.axhline(0, color="grey", lw=0.8, ls="--")
+            lines = "; at 0 every cell is in its band"
         fig.colorbar(sc, ax=ax, label="safety-cap share (%)")
         ax.set_xlabel("departures from the printed rules")
-        ax.set_ylabel("worst distance of Righteous wins from 50 % (pp)")
+        ax.set_ylabel(f"{first} (pp)")
         ax.legend(fontsize=8, loc="upper right")
-        save(fig, "pareto.png", "Every trial: departures against the worst distance from 50 % (dashed: the "
-             "±10 pp band of ER, dotted: ±20 pp of EER and ERR), coloured by the safety-cap share; ringed: "
-             "the Pareto front.")
+        save(fig, "pareto.png", f"Every trial: departures against the {first} ({bands_text(config.bands)}"
+             f"{lines}), coloured by the safety-cap share; ringed: the Pareto front.")
 
         fig, ax = plt.subplots(figsize=(8, 3.6))
         nums = [t.number for t in done]
         best: list[float] = []
         for y in ys:
             best.append(min(best[-1], y) if best else y)
-        ax.plot(nums, ys, "o", color="#3b7dd8", ms=4, label="worst distance from 50 % (pp)")
+        ax.plot(nums, ys, "o", color="#3b7dd8", ms=4, label=f"{first} (pp)")
         ax.plot(nums, best, "-", color="#3b7dd8", lw=1, label="best so far")
         ax.plot(nums, caps, "s", color="#e0a030", ms=3, label="safety-cap share (%)")
         ax.set_xlabel("trial")
         ax.legend(fontsize=8)
-        save(fig, "history.png", "The study trial by trial: the first objective, its best so far, and the "
-             "safety-cap share.")
+        save(fig, "history.png", f"The study trial by trial: the first objective ({first}), its best so far, and "
+             "the safety-cap share.")
 
     if imp:
         fig, ax = plt.subplots(figsize=(7, 0.4 * len(imp) + 1.4))
         names = list(imp)[::-1]
         ax.barh(names, [imp[n] for n in names], color="#5a8f3c")
-        ax.set_xlabel("importance for the worst distance from 50 %")
-        save(fig, "importance.png", "Parameter importance for the first objective.")
+        ax.set_xlabel(f"importance for the {config.objectives[0]}")
+        save(fig, "importance.png", f"Parameter importance for the first objective ({config.objectives[0]}).")
 
     shown = list(candidates[:6])
     if shown:
@@ -901,7 +1102,7 @@ def _plots(study: "optuna.Study", config: TuneConfig, candidates: Sequence[Candi
                        [max(0.0, f["ci95"][1] - f["win_rate"]) for f in cells]]
                 ax.errorbar(rates, [v + dy for v in y], xerr=err, fmt=mark, color=colour, capsize=2, ms=4, label=label)
             for i, f in enumerate(c.tuning.figures["cells"][::-1]):
-                lo, hi = TARGETS.band(f["lineup"])
+                lo, hi = config.targets.band(f["lineup"])
                 ax.fill_betweenx([i - 0.4, i + 0.4], lo, hi, color="#5a8f3c", alpha=0.12, lw=0)
             ax.axvline(0.5, color="grey", lw=0.8, ls="--")
             ax.set_yticks(y, names, fontsize=7)
@@ -925,15 +1126,15 @@ def _plots(study: "optuna.Study", config: TuneConfig, candidates: Sequence[Candi
             bins = list(range(0, top + step + 1, step))
             ax.hist(t_rounds, bins=bins, histtype="step", density=True, color="#3b7dd8", label="tuning")
             ax.hist(c_rounds, bins=bins, histtype="step", density=True, color="#e07020", label="confirmation")
-            ax.axvline(TARGETS.median_rounds, color="grey", lw=0.8, ls="--")
-            ax.axvline(TARGETS.p90_rounds, color="grey", lw=0.8, ls=":")
+            ax.axvline(config.targets.median_rounds, color="grey", lw=0.8, ls="--")
+            ax.axvline(config.targets.p90_rounds, color="grey", lw=0.8, ls=":")
             ax.set_title(f"trial {c.trial.number}: {c.variants}", fontsize=8)
             ax.tick_params(labelsize=7)
             ax.legend(fontsize=7)
         for ax in list(axes.flat)[len(shown):]:
             ax.axis("off")
-        fig.supxlabel(f"rounds per duel, every cell (dashed: median target {TARGETS.median_rounds:.0f}, dotted: "
-                      f"p90 target {TARGETS.p90_rounds:.0f})", fontsize=8)
+        fig.supxlabel(f"rounds per duel, every cell (dashed: median target {config.targets.median_rounds:.0f}, "
+                      f"dotted: p90 target {config.targets.p90_rounds:.0f})", fontsize=8)
         save(fig, "rounds.png", "Length distributions: rounds per duel over every cell, tuning and confirmation seeds.")
     return files
 
@@ -947,7 +1148,7 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
     done = complete_trials(study)
     front = front_trials(study)
     confirmed = {c.trial.number for c in candidates}
-    imp, imp_note = importance(study)
+    imp, imp_note = importance(study, first=config.objectives[0])
     images = _plots(study, config, candidates, imp, out)
     names = [n for n, _ in images]
     captions = dict(images)
@@ -956,17 +1157,24 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
              f"line-ups {','.join(config.lineups)}", *(f"{k}={','.join(v)}" for k, v in config.axes.items()),
              f"bots {' | '.join(config.bots)}", f"{config.games} games a cell on tuning seed {config.seed}",
              f"{confirm_games} games a cell on confirmation seed {confirm_seed}", f"lab database {Path(lab_db).name}",
+             f"objective {config.objective}", f"bands {bands_text(config.bands)}",
              f"written {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC"]
+    targets = config.targets
+    bands = "; ".join(f"{k} {_band_span(v)}" for k, v in config.bands.items())
+    first = (f"the worst distance of Righteous wins outside each cell's band over the cells (0 for a cell inside "
+             f"its band; bands of Righteous wins: {bands}) (--objective band, the default)"
+             if config.objective == "band" else
+             f"the worst distance of Righteous wins from 50 % over the cells (--objective from-50; the bands, {bands}, "
+             "are reported but not searched for)")
     notes = [
-        "Objectives (all minimised): the worst distance of Righteous wins from 50 % over the cells; the share of "
-        "games the lab's safety turn cap ended; the median rounds of the longest cell; the number of departures "
-        "from the printed rules. NSGA-II, seeded; the first trials are the printed rules, each variant alone at "
-        "its suggested value and the presets.",
+        f"Objectives (all minimised): {first}; the share of games the lab's safety turn cap ended; the median rounds "
+        "of the longest cell; the number of departures from the printed rules. NSGA-II, seeded; the first trials are "
+        "the printed rules, each variant alone at its suggested value and the presets.",
         f"Confirmation: {how}; played again on run seed {confirm_seed} ({confirm_games} games a cell). The best trial "
-        f"is the confirmed one with at most {TARGETS.departures} departures and under "
-        f"{100 * TARGETS.cap_share:.0f} % of games at the safety cap on both seeds that has the smallest worst "
-        "distance from 50 % over both seeds (to the point), then the smallest mean distance, then misses the "
-        "fewest targets, then departs least.",
+        f"is the confirmed one with at most {targets.departures} departures and under "
+        f"{100 * targets.cap_share:.0f} % of games at the safety cap on both seeds that has the smallest "
+        f"{config.objectives[0]} over both seeds (to the point), then the smallest tie-break ("
+        f"{TIE_BREAKS[config.objective].removeprefix('by ')}), then misses the fewest targets, then departs least.",
         "Games the roundLimit variant ends are decided on the stalemate score: they count in the win rates but are "
         "shown apart (round limit), as are the games the safety turn cap ended.",
         "Search space: " + "; ".join(f"{a} ∈ {{{', '.join(_value_text(x) for x in v)}}}"
@@ -1004,17 +1212,18 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
         met = len(best.checks_tuning) - best.failed
         section("Best trial", f"Trial {best.trial.number}: --variants {best.variants} "
                 f"({_departures(len(best.departures))}). {best.sentence} It meets {met} of {len(best.checks_tuning)} targets on both seeds. "
+                f"{_band_sentence(best)} "
                 f"Play its cells again: {lab_command(config, best.departures, confirm_games, confirm_seed)}.",
                 _check_rows(best))
     else:
         section("Best trial", "No trial is complete yet.")
     section("Pareto front", "The complete trials no other trial beats on every objective.",
-            (TRIAL_HEAD, [_trial_row(t, config, confirmed) for t in front]), ["pareto.png"])
+            (trial_head(config), [_trial_row(t, config, confirmed) for t in front]), ["pareto.png"])
     section("Candidates, tuning and confirmation seeds", "Each confirmed trial's cells on the tuning seed (t) and "
             "the confirmation seed (c), best first.")
     for c in candidates:
         section(f"Trial {c.trial.number}: {c.variants} ({_departures(len(c.departures))})",
-                f"{c.sentence} Targets missed on either seed: {c.failed}.", _cell_rows(c), level=3)
+                f"{c.sentence} Targets missed on either seed: {c.failed}. {_band_sentence(c)}", _cell_rows(c), level=3)
         md.extend([_md_table(*_check_rows(c)), ""])
         body.append(_html_table(*_check_rows(c)))
     if candidates:
@@ -1030,13 +1239,15 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
             ["rounds.png"])
     section("Parameter importance", imp_note,
             (["variant", "importance"], [[k, f"{v:.3f}"] for k, v in imp.items()]), ["importance.png"])
-    section("All trials", "", (TRIAL_HEAD, [_trial_row(t, config, confirmed)
+    section("All trials", "", (trial_head(config), [_trial_row(t, config, confirmed)
                                             for t in sorted(done, key=lambda t: t.number)]), ["history.png"])
     summary = "\n".join(md)
     md_path = out / "summary.md"
     md_path.write_text(summary + "\n", encoding="utf-8")
     data = {"study": study.study_name, "storage": study_path, "config": config.to_json(),
-            "objectives": list(OBJECTIVES), "targets": asdict(TARGETS),
+            "objective": {"key": config.objective, "name": config.objectives[0],
+                          "bands": {k: list(v) for k, v in config.bands.items()}},
+            "objectives": list(config.objectives), "targets": asdict(targets),
             "confirmation": {"seed": confirm_seed, "games": confirm_games, "chosen": how},
             "best": None if best is None else {**best.to_json(),
                                                "lab_command": lab_command(config, best.departures, confirm_games,
@@ -1045,7 +1256,8 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
             "importance": {"values": imp, "note": imp_note},
             "trials": [{"trial": t.number, "values": list(t.values or []), "params": dict(t.params),
                         "variants": variants_text(departures_of(config, t.params)),
-                        "warm_start": t.user_attrs.get("warm_start"), "figures": t.user_attrs.get("figures"),
+                        "warm_start": t.user_attrs.get("warm_start"),
+                        **_trial_band_json(trial_bands(t, config)), "figures": t.user_attrs.get("figures"),
                         "seconds": t.user_attrs.get("seconds")} for t in sorted(done, key=lambda t: t.number)]}
     json_path = out / "tune.json"
     json_path.write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
