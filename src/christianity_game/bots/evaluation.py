@@ -48,6 +48,10 @@ DUEL_SIGNS = {
     "r_clock": 1, "r_clock_x_clean": 1, "maturity_mean": 1, "maturity_min": 1, "at_l3": 1, "all_l3": 1,
     "humility_mean": 1, "humility_min": 1, "humility_high": 1, "progress_mean": 1, "progress_min": 1,
     "score_diff": 1, "score_x_late": 1, "r_maturity_cards": 1,
+    # resources: more Cost Zone, untapped Cost, cards in hand or deck can only help their side (a fit
+    # left free read them backwards, from when they are left over, and a search then threw them away)
+    "r_cost_zone": 1, "r_untapped": 1, "r_hand": 1, "r_deck": 1,
+    "e_cost_zone": -1, "e_untapped": -1, "e_hand": -1, "e_deck": -1,
 }
 
 COOP_FEATURES = (

@@ -52,7 +52,9 @@ def _job(kind: str, n: int, seed: int) -> tuple[str, str, str, float]:
 
 
 def play_game(kind: str, n: int, seed: int, every: int) -> list[tuple[list[float], float, float]]:
-    """One game's sampled positions as (features, the hand-set evaluation there, label)."""
+    """One game's sampled positions as (features, the hand-set evaluation there, label). ``every``
+    0: the position as each turn starts (where the mcts bot's rollouts stop), else about one
+    decision in ``every``."""
     from .search import evaluate as hand_set
     mode, lineup, table, epsilon = _job(kind, n, seed)
     extra: dict[str, Any] = {}
@@ -65,15 +67,19 @@ def play_game(kind: str, n: int, seed: int, every: int) -> list[tuple[list[float
     bots = {i: HeuristicBot(game_seed + i) for i in range(len(lineup))}
     feats = duel_features if mode == "duel" else coop_features
     rows: list[tuple[list[float], float]] = []
+    turn = -1
     for _ in range(MAX_ACTIONS):
         pending = game.pending
         if not pending:
             break
         seat, actions = pending[0]
+        if not every and game.state.turn_no != turn:
+            turn = game.state.turn_no
+            rows.append((feats(game), hand_set(game)))
         if len(actions) == 1:
             game.apply_unchecked(actions[0])
             continue
-        if rng.randbelow(every) == 0:
+        if every and rng.randbelow(every) == 0:
             rows.append((feats(game), hand_set(game)))
         if epsilon and rng.randbelow(1000) < epsilon * 1000:
             game.apply_unchecked(actions[rng.randbelow(len(actions))])
@@ -171,7 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m christianity_game.bots.fit_eval", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=4000, help="duel games (co-op and solo: half as many)")
     parser.add_argument("--seed", type=int, default=24)
-    parser.add_argument("--every", type=int, default=12, help="keep about one position in this many decisions")
+    parser.add_argument("--every", type=int, default=12,
+                        help="keep about one position in this many decisions (0: every turn's start)")
+    parser.add_argument("--only", choices=("duel", "coop"), default=None,
+                        help="fit this family only; the other keeps its model from --out")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=DATA)
     args = parser.parse_args(argv)
@@ -181,8 +190,16 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     command = "python -m christianity_game.bots.fit_eval " + " ".join(sys.argv[1:] if argv is None else argv)
     result: dict[str, Any] = {"command": command.strip(), "engine": BUILD, "models": {}}
+    if args.only is not None and args.out.exists():   # the other family's model stays as it was fitted
+        old = json.loads(args.out.read_text())
+        result["models"] = dict(old["models"])
+        result["commands"] = dict(old.get("commands") or {kind: old["command"] for kind in old["models"]})
+    result.setdefault("commands", {})
     for kind, names, sign_of, games in (("duel", DUEL_FEATURES, DUEL_SIGNS, args.games),
                                         ("coop", COOP_FEATURES, COOP_SIGNS, max(3, args.games // 2))):
+        if args.only is not None and kind != args.only:
+            continue
+        result["commands"][kind] = command.strip()
         signs = [sign_of.get(name, 0) for name in names]
         rows = collect(kind, games, args.seed, args.every, args.workers)
         x = np.array([r[0] for r in rows], dtype=float)

@@ -56,6 +56,8 @@ MARGIN = 0.002            # another move replaces the heuristic's only when its 
 CONFIDENCE = 1.0          # ... and by this many standard errors of the difference
 RETURN_S = 0.02           # of a time budget, kept for the way back (a worker's answer to the server)
 DISCOUNT = 0.995          # a value moves toward 0.5 by this factor per decision from the root
+DUEL_CAP = 150            # duel: the decisions a rollout may take to reach the round's end (a safety cap)
+NO_TURN = 1 << 30
 
 def parse_budget(name: str) -> tuple[float | None, int | None]:
     """``mcts``, ``mcts:200ms``, ``mcts:1.5s`` or ``mcts:500it`` -> (time_ms, iterations); a
@@ -116,7 +118,7 @@ class MctsBot(Bot):
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None, time_ms: float | None = DEFAULT_TIME_MS,
                  iterations: int | None = None, horizon: int = DEFAULT_HORIZON, reuse: bool = True,
-                 confidence: float = CONFIDENCE) -> None:
+                 confidence: float = CONFIDENCE, round_horizon: bool = True) -> None:
         super().__init__(seed, cards)
         if time_ms is None and iterations is None:
             raise ValueError("an mcts bot needs a time or an iteration budget")
@@ -125,6 +127,9 @@ class MctsBot(Bot):
         self.horizon = horizon
         self.reuse = reuse
         self.confidence = confidence
+        self.round_horizon = round_horizon   # duel: rollouts stop as the deciding turn's seat plays again
+        self._stop_turn = NO_TURN
+        self._cap = horizon
         self.policy = HeuristicBot(seed, self.cards)   # the rollouts and the prior
         self.model = weights()
         self.started_at: float | None = None   # set by ``think``: the time budget counts from then
@@ -200,6 +205,12 @@ class MctsBot(Bot):
         deadline = None if budget_s is None else started + budget_s
         limit = self.iterations if self.iterations is not None else 1 << 30
         sampler = Determinizer(game, seat)
+        if self.round_horizon and game.state.duel is not None:
+            # one round on: every rollout stops as the same turn of the round starts, and is scored there
+            self._stop_turn = game.state.turn_no + len(game.state.seats)
+            self._cap = max(self.horizon, DUEL_CAP)
+        else:
+            self._stop_turn, self._cap = NO_TURN, self.horizon
         done = 0
         while done < limit:
             world = sampler.sample(self.rng)
@@ -240,7 +251,8 @@ class MctsBot(Bot):
         path: list[Node] = []
         node = root
         decisions = 0
-        horizon = self.horizon
+        horizon = self._cap
+        stop_turn = self._stop_turn
         policy = self.policy
         expanded = False
         while not expanded:
@@ -260,7 +272,7 @@ class MctsBot(Bot):
                 path.append(child)
                 node = child
                 continue
-            if decisions >= horizon:
+            if decisions >= horizon or world.state.turn_no >= stop_turn:
                 break
             decisions += 1
             reps: dict[Hashable, Action] = {}
@@ -312,7 +324,10 @@ class MctsBot(Bot):
             node = children[chosen]
             path.append(node)
         # rollout: the heuristic for every seat, to the horizon
-        decisions = rollout(world, policy, decisions, horizon)
+        if stop_turn != NO_TURN:
+            decisions = rollout_to_turn(world, policy, decisions, horizon, stop_turn)
+        else:
+            decisions = rollout(world, policy, decisions, horizon)
         value = win_chance(world, self.model)
         # a win sooner is worth more than one later (and a loss later less bad): every value moves
         # toward 0.5 with the decisions it took; positions scored at the horizon all move alike
@@ -354,6 +369,23 @@ class MctsBot(Bot):
         if not node.children:
             return None
         return node
+
+
+def rollout_to_turn(world: Game, policy: HeuristicBot, decisions: int, horizon: int, stop_turn: int) -> int:
+    """The heuristic for every seat until the turn numbered ``stop_turn`` starts (the position is
+    scored as that turn begins: every rollout of a search stops at the same point of the round), the
+    game ends, or ``horizon`` decisions have been made. Returns the decisions made in all."""
+    while decisions < horizon and world.state.turn_no < stop_turn:
+        pending = world.pending
+        if not pending:
+            break
+        seat, actions = pending[0]
+        if len(actions) == 1:
+            world.apply_unchecked(actions[0])
+            continue
+        world.apply_unchecked(policy.choose(world.seat_view(seat), actions))
+        decisions += 1
+    return decisions
 
 
 def make_mcts_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> MctsBot:
