@@ -24,8 +24,8 @@ from christianity_game.cli import app
 from christianity_game.engine.replay import replay as replay_record
 from christianity_game.engine.settings import Settings
 from christianity_game.sim.lab import (
-    DUEL_TURN_CAP, LabError, LabInterrupted, ROW_COLUMNS, build_grid, connect, fetch_rows, game_row,
-    parse_axes, play_cell_game, replay_game, run_lab,
+    DUEL_TURN_CAP, LabError, LabInterrupted, ROW_COLUMNS, RunOptions, build_grid, connect, default_workers,
+    fetch_rows, game_row, parse_axes, play_cell_game, replay_game, run_lab,
 )
 from christianity_game.sim.report import load_stats, wilson, write_report
 
@@ -127,6 +127,8 @@ def test_set_parsing() -> None:
     (["--games", "0"], "--games must be at least 1"),
     (["--backend", "spark"], "--backend must be one of"),
     (["--workers", "0"], "--workers must be at least 1"),
+    (["--chunk", "0"], "--chunk must be at least 1"),
+    (["--address", "10.0.0.1:6379"], "--address is for --backend ray"),
 ])
 def test_cli_refuses_bad_variants_before_any_game(tmp_path: Path, args: list[str], message: str) -> None:
     db = tmp_path / "lab.sqlite"
@@ -137,6 +139,32 @@ def test_cli_refuses_bad_variants_before_any_game(tmp_path: Path, args: list[str
 
 
 # ---------------------------------------------------------------------------------------- backends
+@pytest.mark.parametrize("kwargs, message", [
+    ({"backend": "spark"}, "--backend must be one of process, serial, ray, not 'spark'"),
+    ({"backend": "process", "address": "10.0.0.1:6379"}, "--address is for --backend ray"),
+    ({"workers": 0}, "--workers must be at least 1, not 0"),
+    ({"chunk": 0}, "--chunk must be at least 1, not 0"),
+])
+def test_run_options_are_checked_in_one_place(kwargs: dict, message: str, tmp_path: Path) -> None:
+    """The backend, workers, address and chunk of a run are checked by RunOptions, the one check of
+    run_lab, the lab command and the tuner (tests/test_tune.py asks the tuner's command the same)."""
+    with pytest.raises(LabError, match=message.replace("(", r"\(")):
+        RunOptions(**kwargs)
+    with pytest.raises(LabError, match=message.replace("(", r"\(")):
+        run_lab(small_grid(), tmp_path / "never-made.sqlite", **kwargs)
+    assert not (tmp_path / "never-made.sqlite").exists()
+
+
+def test_run_options_resolve_the_workers_and_name_the_backend(tmp_path: Path) -> None:
+    assert RunOptions("serial", workers=8).pool == 1 and RunOptions("process", workers=3).pool == 3
+    assert RunOptions().pool == default_workers() and RunOptions().where == "process"
+    assert RunOptions("ray").where == "ray" and RunOptions("ray", address="10.0.0.1:6379").where == "ray at 10.0.0.1:6379"
+    with RunOptions("process").session(), RunOptions("serial").session():   # nothing to hold: no Ray started
+        pass
+    with pytest.raises(LabError, match="give options or backend"):
+        run_lab(small_grid(), tmp_path / "never-made.sqlite", backend="serial", options=RunOptions("serial"))
+
+
 def test_rows_are_complete_and_deterministic(serial_db: Path) -> None:
     rows = rows_of(serial_db)
     assert len(rows) == 24 and len({(r[0], r[1]) for r in rows}) == 24

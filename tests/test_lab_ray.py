@@ -18,7 +18,8 @@ from typing import Iterator
 
 import pytest
 
-from christianity_game.sim.lab import build_grid, connect, fetch_rows, parse_axes, run_lab
+from christianity_game.sim import lab
+from christianity_game.sim.lab import RunOptions, build_grid, connect, fetch_rows, parse_axes, run_lab
 
 ray = pytest.importorskip("ray")
 
@@ -40,6 +41,33 @@ def test_ray_gives_the_serial_rows(tmp_path: Path) -> None:
         rows[name] = fetch_rows(conn)
         conn.close()
     assert rows["ray"] == rows["serial"] and len(rows["ray"]) == 24
+
+
+def test_a_session_holds_one_ray_for_several_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RunOptions.session (the tuner holds one for a study) starts Ray once; every run_lab inside
+    plays on it and leaves it running; the session shuts it down at the end. Ray is started by the
+    lab's one starter, _start_ray (here on a local Ray of its own, never a running cluster)."""
+    started: list[bool] = []
+    real = lab._start_ray
+
+    def local(address: str | None) -> bool:
+        if not ray.is_initialized():
+            ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+            started.append(True)
+            return True
+        started.append(False)
+        return real(address)
+
+    monkeypatch.setattr(lab, "_start_ray", local)
+    grid = build_grid("duel", "ER", parse_axes(["maxTurns=20"]), "heuristic", games=2, seed=3)
+    options = RunOptions("ray", chunk=1)
+    with options.session():
+        first = run_lab(grid, tmp_path / "a.sqlite", options=options)
+        assert ray.is_initialized()
+        second = run_lab(grid, tmp_path / "b.sqlite", options=options)
+        assert ray.is_initialized()
+    assert not ray.is_initialized() and started == [True, False, False]
+    assert first.played == second.played == 2
 
 
 # --------------------------------------------------------------------------- a real cluster

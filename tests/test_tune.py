@@ -136,6 +136,9 @@ def test_a_tiny_study_completes_resumes_and_names_its_best_trial(tmp_path: Path)
     (["--set", "rewardCap=2", "--space", "rewardCap"], "--space rewardCap: the grid's --set already sets it"),
     (["--confirm", "best"], "--confirm must be one of top, front"),
     (["--bots", "clever"], "clever"),
+    (["--backend", "spark"], "--backend must be one of process, serial, ray"),   # the lab's own check
+    (["--address", "10.0.0.1:6379"], "--address is for --backend ray"),
+    (["--chunk", "0"], "--chunk must be at least 1"),
     (["--objective", "median"], "--objective must be one of band, from-50"),
     (["--band", "ER=60-40"], "--band ER=60-40: give 0 <= low <= high <= 100"),
     (["--band", "ER:40-60"], "--band takes line-up=low-high in per cent"),

@@ -36,6 +36,7 @@ from .render.terminal import (
 if TYPE_CHECKING:
     from .engine.events import Event
     from .engine.game import Game
+    from .sim.lab import RunOptions
 
 PROG = "christianity-game"
 
@@ -782,6 +783,16 @@ def _lab_record(db: Path, cell: int | None, game_no: int | None, file: Path | No
     return again.game.to_record(), f"{db} cell {cell} game {game_no}"
 
 
+def _run_options(backend: str, workers: int | None, address: str | None, chunk: int) -> RunOptions:
+    """``--backend``, ``--workers``, ``--address`` and ``--chunk`` of ``lab`` and ``tune``, checked by
+    the lab (:class:`~.sim.lab.RunOptions`); a clear error otherwise."""
+    from .sim.lab import LabError, RunOptions
+    try:
+        return RunOptions(backend, workers, address, chunk)
+    except LabError as exc:
+        _fail(str(exc))
+
+
 @app.command()
 def lab(
     mode: Annotated[str, typer.Option(help="coop, solo or duel (one mode a run).")] = "duel",
@@ -809,15 +820,8 @@ def lab(
 ) -> None:
     """The balance lab: a grid of variants (line-ups x settings x bots), many games a cell, results in
     SQLite, and a report with win rates, confidence intervals, game lengths and what fired."""
-    from .sim.lab import BACKENDS, LabError, LabInterrupted, build_grid, parse_axes, run_lab, stale_cells, connect
-    if backend not in BACKENDS:
-        _fail(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    if address is not None and backend != "ray":
-        _fail("--address is for --backend ray")
-    if workers is not None and workers < 1:
-        _fail("--workers must be at least 1")
-    if chunk < 1:
-        _fail("--chunk must be at least 1")
+    from .sim.lab import LabError, LabInterrupted, build_grid, parse_axes, run_lab, stale_cells, connect
+    options = _run_options(backend, workers, address, chunk)
     if games < 1:
         _fail("--games must be at least 1")
     try:
@@ -852,10 +856,8 @@ def lab(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    n_workers = 1 if backend == "serial" else workers
-    where = backend if backend != "ray" else f"ray{' at ' + address if address else ''}"
     started: dict[str, float] = {}
-    with Progress(TextColumn(f"[bold]Lab[/] {len(grid.cells)} cells · {where}"), BarColumn(), MofNCompleteColumn(),
+    with Progress(TextColumn(f"[bold]Lab[/] {len(grid.cells)} cells · {options.where}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
                   console=err, transient=True) as progress:
         task = progress.add_task("games", total=grid.total, rate="")
@@ -869,8 +871,7 @@ def lab(
             progress.update(task, completed=done, rate=f"{rate:,.0f} games/s" if elapsed > 0 else "")
 
         try:
-            result = run_lab(grid, out, backend=backend, workers=n_workers, chunk=chunk, address=address,
-                             progress=tick)
+            result = run_lab(grid, out, progress=tick, options=options)
         except LabInterrupted as exc:
             progress.stop()
             err.print(Text(f"Stopped: {exc}. The games played are stored in {out}; "
@@ -974,7 +975,7 @@ def tune(
 ) -> None:
     """The tuner: search the play-test variants for the smallest departure from the printed rules that makes
     every cell (line-ups x --set axes x bots) a contest, then confirm the best on fresh seeds."""
-    from .sim.lab import BACKENDS, LabError, LabInterrupted, parse_axes
+    from .sim.lab import LabError, LabInterrupted, parse_axes
     from .sim.tune import (CONFIRM_MODES, LabOptions, TuneError, TuneProgress, confirm as confirm_trials,
                            default_lab_db, make_config, open_study, pick_candidates, run_study, trial_bands,
                            write_tune_report)
@@ -994,14 +995,7 @@ def tune(
         _fail(f"--confirm must be one of {', '.join(CONFIRM_MODES)}, not {confirm!r}")
     if confirm_top < 1:
         _fail("--confirm-top must be at least 1")
-    if backend not in BACKENDS:
-        _fail(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    if address is not None and backend != "ray":
-        _fail("--address is for --backend ray")
-    if workers is not None and workers < 1:
-        _fail("--workers must be at least 1")
-    if chunk < 1:
-        _fail("--chunk must be at least 1")
+    options = _run_options(backend, workers, address, chunk)
     if out.exists() and not out.is_dir():
         _fail(f"--out: {out} is not a folder")
     db = lab_db or default_lab_db(study)
@@ -1018,7 +1012,7 @@ def tune(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     err = Console(stderr=True, highlight=False)
-    lab_options = LabOptions(db, backend, 1 if backend == "serial" else workers, address, chunk)
+    lab_options = LabOptions(db, options)
     with Progress(TextColumn("[bold]{task.description}[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True) as progress:
         bar = progress.add_task("trials", total=trials)

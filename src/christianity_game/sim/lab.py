@@ -25,6 +25,7 @@ import os
 import sqlite3
 import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -671,26 +672,35 @@ def ray_runtime_env() -> dict[str, Any]:
     return {"py_modules": [str(Path(__file__).resolve().parent.parent)]}
 
 
-def _ray(tasks: Sequence[Task], workers: int, address: str | None = None, **_: Any) -> Iterator[list[tuple[Any, ...]]]:
-    """The same chunks as Ray tasks: on the Ray already started in this process, or on
-    ``ray.init(address)`` (a cluster's address, or none for a local Ray)."""
+def _start_ray(address: str | None) -> bool:
+    """Start Ray in this process unless it runs already: ``ray.init(address)`` (a cluster's
+    address, or none for a local Ray). True when this call started it (then the caller shuts it
+    down); a clear :class:`LabError` when Ray is missing or cannot be reached."""
     try:
         import ray
     except ImportError:
         raise LabError("the ray backend needs Ray: pip install 'christianity-game[cluster]'") from None
-    started = False
-    if not ray.is_initialized():
-        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-        if address:
-            kwargs["address"] = address
-            # ship this package to the cluster's workers (they need not have it installed)
-            kwargs["runtime_env"] = ray_runtime_env()
-        try:
-            ray.init(**kwargs)
-        except Exception as exc:  # noqa: BLE001 - ConnectionError and Ray's own errors
-            raise LabError(f"cannot start or reach Ray{' at ' + address if address else ''}: {exc}"
-                           + (RAY_CONNECT_HINT if address else "")) from None
-        started = True
+    if ray.is_initialized():
+        return False
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    if address:
+        kwargs["address"] = address
+        # ship this package to the cluster's workers (they need not have it installed)
+        kwargs["runtime_env"] = ray_runtime_env()
+    try:
+        ray.init(**kwargs)
+    except Exception as exc:  # noqa: BLE001 - ConnectionError and Ray's own errors
+        raise LabError(f"cannot start or reach Ray{' at ' + address if address else ''}: {exc}"
+                       + (RAY_CONNECT_HINT if address else "")) from None
+    return True
+
+
+def _ray(tasks: Sequence[Task], workers: int, address: str | None = None, **_: Any) -> Iterator[list[tuple[Any, ...]]]:
+    """The same chunks as Ray tasks: on the Ray already started in this process (a
+    :meth:`RunOptions.session`), or on one started for this run (:func:`_start_ray`)."""
+    started = _start_ray(address)   # a LabError when Ray is missing
+    import ray
+
     pending: list[Any] = []
     try:
         remote = ray.remote(num_cpus=1, max_retries=3)(run_chunk)
@@ -725,6 +735,53 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """Where and how a grid's games are played: the backend (:data:`BACKENDS`), its worker
+    processes (None: every core; ``serial`` plays in this process, one), the Ray cluster's address
+    (``ray`` only) and the games of a task. Checked as it is made (a clear :class:`LabError`): the
+    one check of these options, for :func:`run_lab`, the ``lab`` command and the tuner."""
+
+    backend: str = "process"
+    workers: int | None = None
+    address: str | None = None
+    chunk: int = DEFAULT_CHUNK
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKEND_RUNNERS:
+            raise LabError(f"--backend must be one of {', '.join(BACKENDS)}, not {self.backend!r}")
+        if self.address is not None and self.backend != "ray":
+            raise LabError("--address is for --backend ray")
+        if self.workers is not None and (isinstance(self.workers, bool) or self.workers < 1):
+            raise LabError(f"--workers must be at least 1, not {self.workers}")
+        if self.chunk < 1:
+            raise LabError(f"--chunk must be at least 1, not {self.chunk}")
+
+    @property
+    def pool(self) -> int:
+        """The worker processes a run uses: 1 for ``serial``, else ``workers`` or every core."""
+        if self.backend == "serial":
+            return 1
+        return default_workers() if self.workers is None else self.workers
+
+    @property
+    def where(self) -> str:
+        """The backend in words: ``process``, ``serial``, ``ray`` or ``ray at ADDRESS``."""
+        return f"ray at {self.address}" if self.backend == "ray" and self.address else self.backend
+
+    @contextmanager
+    def session(self) -> Iterator[None]:
+        """Hold the backend for several runs (a study's grids): with ``ray``, Ray is started once
+        here (unless it runs already) and shut down at the end, and every run in between uses it."""
+        started = self.backend == "ray" and _start_ray(self.address)
+        try:
+            yield
+        finally:
+            if started:
+                import ray
+                ray.shutdown()
+
+
 # ---------------------------------------------------------------------------------------- the run
 @dataclass
 class LabRun:
@@ -746,23 +803,25 @@ class LabRun:
 
 def run_lab(grid: Grid, db: str | os.PathLike[str], backend: str = "process", workers: int | None = None,
             chunk: int = DEFAULT_CHUNK, address: str | None = None,
-            progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None) -> LabRun:
-    """Play every game of ``grid`` not yet stored in ``db`` and store it.
+            progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None,
+            *, options: RunOptions | None = None) -> LabRun:
+    """Play every game of ``grid`` not yet stored in ``db`` and store it: the one way a grid is
+    played (the ``lab`` command, the tuner's trials, the benches).
 
-    ``progress(done, total)`` is called as chunks are stored (games of this grid, stored ones
-    included). ``stop_after_chunks`` stops the run after that many chunks have been written (a
-    stand-in for a kill, for tests): it raises :class:`LabInterrupted`, as Ctrl-C does."""
-    if backend not in BACKEND_RUNNERS:
-        raise LabError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
-    workers = default_workers() if workers is None else workers
-    if workers < 1:
-        raise LabError(f"workers must be at least 1, not {workers}")
-    if chunk < 1:
-        raise LabError(f"chunk must be at least 1, not {chunk}")
+    ``options`` says where and how (:class:`RunOptions`); without it, ``backend``, ``workers``,
+    ``chunk`` and ``address`` make one (and are checked there). ``progress(done, total)`` is called
+    as chunks are stored (games of this grid, stored ones included). ``stop_after_chunks`` stops
+    the run after that many chunks have been written (a stand-in for a kill, for tests): it raises
+    :class:`LabInterrupted`, as Ctrl-C does."""
+    if options is None:
+        options = RunOptions(backend, workers, address, chunk)
+    elif (backend, workers, chunk, address) != ("process", None, DEFAULT_CHUNK, None):
+        raise LabError("run_lab: give options or backend, workers, chunk and address, not both")
+    backend, workers, chunk = options.backend, options.pool, options.chunk
     conn = connect(db)
     try:
         cell_ids = register_cells(conn, grid.cells)
-        tasks = _tasks(conn, grid, cell_ids, chunk, workers if backend != "serial" else 1)
+        tasks = _tasks(conn, grid, cell_ids, chunk, workers)
         todo = sum(len(t[2]) for t in tasks)
         skipped = grid.total - todo
         with conn:
@@ -775,8 +834,7 @@ def run_lab(grid: Grid, db: str | os.PathLike[str], backend: str = "process", wo
         t0 = time.perf_counter()
         if progress is not None:
             progress(done, grid.total)
-        runner = BACKEND_RUNNERS[backend](tasks, workers if backend != "serial" else 1, address=address) \
-            if tasks else iter(())
+        runner = BACKEND_RUNNERS[backend](tasks, workers, address=options.address) if tasks else iter(())
         try:
             for rows in runner:
                 played += write_rows(conn, rows)

@@ -682,7 +682,8 @@ PLOTS_AFTER = {"win": ["win_rate.png"], "strength": ["strength.png"], "ended": [
                "score": ["scores.png"], "firing": ["firing.png"]}
 
 
-def _md_table(head: list[str], rows: list[list[str]]) -> str:
+def md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table (the lab's and the tuner's reports)."""
     def esc(s: str) -> str:
         return s.replace("|", "\\|")
     lines = ["| " + " | ".join(esc(h) for h in head) + " |", "|" + "|".join(["---"] * len(head)) + "|"]
@@ -690,7 +691,8 @@ def _md_table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def _html_table(head: list[str], rows: list[list[str]]) -> str:
+def html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """An HTML table (the lab's and the tuner's reports)."""
     out = ["<table><thead><tr>", *[f"<th>{html.escape(h)}</th>" for h in head], "</tr></thead><tbody>"]
     for r in rows:
         out.append("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in r) + "</tr>")
@@ -735,7 +737,7 @@ def markdown_summary(stats: Sequence[CellStats], title: str = "Balance lab", ima
         parts += [f"## {name}", ""]
         if text:
             parts += [text, ""]
-        parts += [_md_table(head, rows), ""]
+        parts += [md_table(head, rows), ""]
         for img in PLOTS_AFTER.get(key, []):
             if img in images:
                 parts += [f"![{img}]({img})", ""]
@@ -764,7 +766,7 @@ def write_report(db: str | os.PathLike[str], out_dir: str | os.PathLike[str], ce
     body = [f"<h1>{html.escape(title)}</h1>", f"<p class='facts'>{html.escape(' · '.join(facts))}</p>", "<ul>"]
     body += [f"<li>{html.escape(n)}</li>" for n in [*extra_notes, *report_notes(stats, Path(db).name)]]
     body.append("</ul>")
-    body.append("<h2>Cells</h2>" + _html_table(
+    body.append("<h2>Cells</h2>" + html_table(
         ["cell", "mode", "line-up", "bots", "settings set by the grid", "full settings"],
         [[str(c.id), c.spec["mode"], c.spec["lineup"], ",".join(c.spec["bots"]),
           " ".join(f"{k}={v}" for k, v in c.spec["grid"].items()) or "–",
@@ -776,13 +778,13 @@ def write_report(db: str | os.PathLike[str], out_dir: str | os.PathLike[str], ce
         body.append(f"<h2>{html.escape(name)}</h2>")
         if text:
             body.append(f"<p>{html.escape(text)}</p>")
-        body.append(_html_table(head, rows))
+        body.append(html_table(head, rows))
         for img in PLOTS_AFTER.get(key, []):
             if img in captions:
                 body.append(f"<figure><img src='{img}' alt='{html.escape(captions[img])}'>"
                             f"<figcaption>{html.escape(captions[img])}</figcaption></figure>")
     reasons = sorted({r for c in stats for r in c.reasons})
-    body.append("<h2>End reasons, as the engine gives them</h2>" + _html_table(
+    body.append("<h2>End reasons, as the engine gives them</h2>" + html_table(
         ["reason", *[f"cell {c.id}" for c in stats]],
         [[r, *[str(c.reasons.get(r, 0)) for c in stats]] for r in reasons]))
     body.append("<details><summary>Figures as JSON</summary><pre>"

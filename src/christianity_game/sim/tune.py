@@ -15,8 +15,10 @@ seeded). Every objective is minimised:
 4. the number of departures (variants not at their printed value).
 
 A *trial* is one set of variant values; it plays one lab grid (:func:`~.lab.build_grid`,
-:func:`~.lab.run_lab`, on the process pool or a Ray cluster) into one lab SQLite file, so a cell
-that another trial already played (same settings, seed and bots) is never played again. The
+:func:`~.lab.run_lab`, on the process pool or a Ray cluster as the lab's
+:class:`~.lab.RunOptions` say; a study holds one Ray session, :meth:`~.lab.RunOptions.session`)
+into one lab SQLite file, so a cell that another trial already played (same settings, seed and
+bots) is never played again. The
 study lives in Optuna's storage (a SQLite file, or any database URL Optuna takes), so a run
 resumes where it stopped and several machines can add trials to one study.
 
@@ -36,16 +38,15 @@ import math
 import statistics
 import time
 import warnings
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..cards.params import CardParam, card_params, changes_sentence, find_card_param
 from ..engine.settings import Settings
 from ..engine.variants import BY_ALIAS, BY_KEY, PRESETS, VARIANTS, Variant, parse_variants, table_plays
-from .lab import RAY_CONNECT_HINT, LabError, build_grid, code_fingerprint, ray_runtime_env, run_lab
-from .report import CellStats, _quantile, load_stats
+from .lab import RunOptions, build_grid, code_fingerprint, run_lab
+from .report import CellStats, html_table, md_table, _quantile, load_stats
 
 if TYPE_CHECKING:
     import optuna
@@ -457,15 +458,13 @@ class Played:
     seconds: float
 
 
-@dataclass
+@dataclass(frozen=True)
 class LabOptions:
-    """Where and how the lab plays a trial's grid."""
+    """Where the lab stores a study's games, and where and how it plays them (the lab's own
+    :class:`~.lab.RunOptions`, checked there)."""
 
     db: Path
-    backend: str = "process"
-    workers: int | None = None
-    address: str | None = None
-    chunk: int = 25
+    run: RunOptions = field(default_factory=RunOptions)
 
 
 def play_trial(config: TuneConfig, departures: Mapping[str, int | bool], lab: LabOptions, games: int, seed: int,
@@ -476,8 +475,7 @@ def play_trial(config: TuneConfig, departures: Mapping[str, int | bool], lab: La
     for key, value in departures.items():
         axes[_tunable(key).alias] = [_axis_text(value)]   # a card change is a lab axis too
     grid = build_grid("duel", config.lineups, axes, list(config.bots), games=games, seed=seed)
-    run = run_lab(grid, lab.db, backend=lab.backend, workers=lab.workers, chunk=lab.chunk, address=lab.address,
-                  progress=progress)
+    run = run_lab(grid, lab.db, progress=progress, options=lab.run)
     stats = load_stats(lab.db, run.cell_ids, max_games=games)
     names = [_cell_name(c.lineup, c.grid, c.bots, config.axes) for c in grid.cells]
     return Played(stats, grid_figures(stats, names, len(departures), config.objective, config.targets),
@@ -594,34 +592,6 @@ class TuneProgress:
     trial_done: Callable[[int, int, "FrozenTrial"], None] | None = None
 
 
-@contextmanager
-def ray_session(backend: str, address: str | None) -> Iterator[None]:
-    """Start Ray once for the whole study (the lab's Ray runner uses it and leaves it running)."""
-    if backend != "ray":
-        yield
-        return
-    try:
-        import ray
-    except ImportError:
-        raise LabError("the ray backend needs Ray: pip install 'christianity-game[cluster]'") from None
-    if ray.is_initialized():
-        yield
-        return
-    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-    if address:
-        kwargs["address"] = address
-        kwargs["runtime_env"] = ray_runtime_env()
-    try:
-        ray.init(**kwargs)
-    except Exception as exc:  # noqa: BLE001 - ConnectionError and Ray's own errors
-        raise LabError(f"cannot start or reach Ray{' at ' + address if address else ''}: {exc}"
-                       + (RAY_CONNECT_HINT if address else "")) from None
-    try:
-        yield
-    finally:
-        ray.shutdown()
-
-
 def run_study(config: TuneConfig, study: "optuna.Study", lab: LabOptions, trials: int, warm: bool = True,
               progress: TuneProgress | None = None) -> int:
     """Add trials to ``study`` until it holds ``trials`` complete ones (those stored count: a rerun
@@ -680,7 +650,7 @@ def run_study(config: TuneConfig, study: "optuna.Study", lab: LabOptions, trials
             if progress.trial_done is not None:
                 progress.trial_done(done + finished[0], trials, t)
 
-    with ray_session(lab.backend, lab.address), warnings.catch_warnings():
+    with lab.run.session(), warnings.catch_warnings():
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         for _ in range(DUPLICATES * todo):
             left = trials - len(complete_trials(study))
@@ -831,7 +801,7 @@ def confirm(config: TuneConfig, study: "optuna.Study", lab: LabOptions, seed: in
     """Play each trial's cells on the confirmation seed (and read back its tuning games), best first."""
     progress = progress or TuneProgress()
     out = []
-    with ray_session(lab.backend, lab.address):
+    with lab.run.session():
         for i, t in enumerate(trials):
             dep = departures_of(config, t.params)
             if progress.trial_started is not None:
@@ -997,21 +967,6 @@ def _check_rows(c: Candidate) -> tuple[list[str], list[list[str]]]:
         rows.append([a.name, ("✓ " if a.met else "✗ ") + a.value + (f" ({a.miss})" if a.miss else ""),
                      ("✓ " if b.met else "✗ ") + b.value + (f" ({b.miss})" if b.miss else "")])
     return ["target", "tuning seed", "confirmation seed"], rows
-
-
-def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    def esc(s: str) -> str:
-        return s.replace("|", "\\|")
-    lines = ["| " + " | ".join(esc(h) for h in head) + " |", "|" + "|".join(["---"] * len(head)) + "|"]
-    lines += ["| " + " | ".join(esc(x) for x in r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
-def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    out = ["<table><thead><tr>", *[f"<th>{html.escape(h)}</th>" for h in head], "</tr></thead><tbody>"]
-    out += ["<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in r) + "</tr>" for r in rows]
-    out.append("</tbody></table>")
-    return "".join(out)
 
 
 def lab_command(config: TuneConfig, departures: Mapping[str, int | bool], games: int, seed: int) -> str:
@@ -1200,8 +1155,8 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
             md.extend([text, ""])
             body.append(f"<p>{html.escape(text)}</p>")
         if table is not None and table[1]:
-            md.extend([_md_table(*table), ""])
-            body.append(_html_table(*table))
+            md.extend([md_table(*table), ""])
+            body.append(html_table(*table))
         for img in images_:
             if img in captions:
                 md.extend([f"![{img}]({img})", ""])
@@ -1224,8 +1179,8 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
     for c in candidates:
         section(f"Trial {c.trial.number}: {c.variants} ({_departures(len(c.departures))})",
                 f"{c.sentence} Targets missed on either seed: {c.failed}. {_band_sentence(c)}", _cell_rows(c), level=3)
-        md.extend([_md_table(*_check_rows(c)), ""])
-        body.append(_html_table(*_check_rows(c)))
+        md.extend([md_table(*_check_rows(c)), ""])
+        body.append(html_table(*_check_rows(c)))
     if candidates:
         section("Win rates of the candidates", "", None, ["candidates.png"])
     length_rows = [[str(c.trial.number), c.variants,
