@@ -293,8 +293,14 @@ async def non_readers(url: str, game: dict[str, Any], deadline: float, counts: d
     await asyncio.gather(*(one() for _ in range(n)))
 
 
-def hostile_process(url: str, start: float, deadline: float, flooders: int, out: Any, nice: int = 0) -> None:
-    """The hostile mix, in its own process (as an attacker's machine would be). ``nice``: its CPU
+#: The attacks of the hostile mix, by the name ``--attacks`` takes.
+ATTACKS = ("create", "bots", "resync", "nonread", "flood")
+
+
+def hostile_process(url: str, start: float, deadline: float, flooders: int, out: Any, nice: int = 0,
+                    attacks: tuple[str, ...] = ATTACKS) -> None:
+    """The hostile mix, in its own process (as an attacker's machine would be); ``attacks``: which of
+    :data:`ATTACKS` run (all by default; one alone to see what it costs the normal games). ``nice``: its CPU
     priority is lowered by that much, so that on one small machine the attacker's own work (it
     sends a million messages a minute) takes the CPU only when the server and the normal clients
     leave it idle, as an attacker on another machine would; 0: it competes as an equal."""
@@ -304,20 +310,23 @@ def hostile_process(url: str, start: float, deadline: float, flooders: int, out:
     async def main() -> dict[str, int]:
         counts: dict[str, int] = {}
         await asyncio.sleep(max(0.0, start - time.time()))
-        tasks = [asyncio.create_task(create_flood(url, deadline, counts)),
-                 asyncio.create_task(bot_flood(url, deadline, counts))]
-        game = await finished_game(url, ATTACKERS["resync"], min(deadline, time.time() + 15))
+        tasks = ([asyncio.create_task(create_flood(url, deadline, counts))] if "create" in attacks else []) + \
+            ([asyncio.create_task(bot_flood(url, deadline, counts))] if "bots" in attacks else [])
+        needs_game = {"resync", "nonread", "flood"} & set(attacks)
+        game = await finished_game(url, ATTACKERS["resync"], min(deadline, time.time() + 15)) if needs_game else None
         if game is not None:
-            tasks += [asyncio.create_task(resync_storm(game, deadline, counts)),
-                      asyncio.create_task(non_readers(url, game, deadline, counts))]
-            if flooders:
+            if "resync" in attacks:
+                tasks.append(asyncio.create_task(resync_storm(game, deadline, counts)))
+            if "nonread" in attacks:
+                tasks.append(asyncio.create_task(non_readers(url, game, deadline, counts)))
+            if flooders and "flood" in attacks:
                 fl = [0, 0]
                 tasks += [asyncio.create_task(flooder(game["ws"], game["spectator"]["token"], deadline, fl,
                                                       ATTACKERS["flood"])) for _ in range(flooders)]
-        else:
+        elif needs_game:
             counts["no_finished_game"] = 1
         await asyncio.gather(*tasks)
-        if flooders and game is not None:
+        if flooders and game is not None and "flood" in attacks:
             counts["flood:sent"], counts["flood:reconnects"] = fl
         return counts
 
@@ -406,7 +415,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 hostile_out: Any = multiprocessing.get_context("spawn").Queue()
                 hostile = multiprocessing.get_context("spawn").Process(
                     target=hostile_process, args=(url, time.time() + args.warmup / 2, time.time() + args.duration,
-                                                  args.flooders, hostile_out, args.hostile_nice))
+                                                  args.flooders, hostile_out, args.hostile_nice,
+                                                  args.attacks))
                 hostile.start()
             flood = None
             if args.flooders and not args.hostile:
@@ -450,7 +460,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "rtt_samples": len(r), "bot": args.bot, "lineup": args.lineup,
         "wall_s": round(wall, 2), "games_started": stats.started, "games_finished": stats.finished,
         "actions": stats.actions, "actions_per_s": round(stats.actions / wall, 1),
-        "hostile": bool(args.hostile), "hostile_nice": args.hostile_nice if args.hostile else None, "attacks": attacks if args.hostile else {},
+        "hostile": bool(args.hostile), "hostile_nice": args.hostile_nice if args.hostile else None,
+        "hostile_attacks": list(args.attacks) if args.hostile else [], "attacks": attacks if args.hostile else {},
         "server_rss_mb": {"start": round(rss[0], 1) if rss else None, "peak": round(max(rss), 1) if rss else None,
                           "end": round(rss[-1], 1) if rss else None},
         "rtt_ms": {"p50": round(pct(r, 50) * 1e3, 2), "p90": round(pct(r, 90) * 1e3, 2),
@@ -490,6 +501,9 @@ def main() -> None:
     p.add_argument("--hostile-nice", type=int, default=0, metavar="N",
                    help="run the hostile mix's process N steps nicer (lower CPU priority; 19 at most), as if the "
                         "attacker's own CPU were another machine's (default 0: it competes as an equal)")
+    p.add_argument("--attacks", default=",".join(ATTACKS), metavar="LIST",
+                   help=f"with --hostile, the attacks that run, comma-separated (default all: {','.join(ATTACKS)}; "
+                        "'flood' needs --flooders N)")
     p.add_argument("--addresses", type=int, default=50,
                    help="loopback source addresses the normal games' clients use (127.0.1.1 ...)")
     p.add_argument("--url", default=None, help="use a running server (loopback only) instead of starting one")
@@ -505,6 +519,10 @@ def main() -> None:
     args = p.parse_args()
     if args.games < 1 or args.games > 2000 or args.duration <= 0 or args.duration > 600:
         raise SystemExit("--games must be 1..2000 and --duration 0..600 s")
+    args.attacks = tuple(a.strip() for a in args.attacks.split(",") if a.strip())
+    unknown = [a for a in args.attacks if a not in ATTACKS]
+    if unknown or not args.attacks:
+        raise SystemExit(f"--attacks: unknown {', '.join(unknown) or '(none given)'}; choose from {', '.join(ATTACKS)}")
     # The load client is the measuring tool, not the system under test: keep its own garbage
     # collector from adding pauses to the round trips it measures (its garbage is acyclic).
     gc.collect()

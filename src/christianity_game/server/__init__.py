@@ -56,7 +56,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
     from . import logs
     from .app import create_app, default_data_dir
     from .core import Limits
-    from .guard import MAX_HEAD_BYTES, guarded_protocol
+    from .guard import MAX_HEAD_BYTES, BoundedReadsWebSocketProtocol, guarded_protocol
 
     logs.configure(log_level, log_format)
     lim = limits or Limits()
@@ -75,7 +75,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
     # log_config=None: logging is configured above, for uvicorn's loggers too
     uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=None, access_log=False,
                 http=guarded_protocol(lim), h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-                ws="websockets-sansio", ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=compression,
+                ws=BoundedReadsWebSocketProtocol, ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=compression,
                 ws_ping_interval=ping, ws_ping_timeout=pong, lifespan="on")
 
 
@@ -105,7 +105,7 @@ def _run_cluster(host: str, port: int, folder: Path, bot_delay: float, lim: "Lim
     import uvicorn
 
     from .cluster import WORKER_ENV, WorkerH11Protocol
-    from .guard import MAX_HEAD_BYTES
+    from .guard import MAX_HEAD_BYTES, BoundedReadsWebSocketProtocol
     from .store import DATABASE_ENV, StoreError, is_postgres
 
     db = database or os.environ.get(DATABASE_ENV) or None
@@ -121,5 +121,5 @@ def _run_cluster(host: str, port: int, folder: Path, bot_delay: float, lim: "Lim
     pong = lim.ws_ping_timeout_s if ping and lim.ws_ping_timeout_s > 0 else None
     uvicorn.run("christianity_game.server.cluster:worker_app", factory=True, workers=max(1, workers), host=host,
                 port=port, log_level=log_level, log_config=None, access_log=False, http=WorkerH11Protocol,
-                h11_max_incomplete_event_size=MAX_HEAD_BYTES, ws="websockets-sansio", ws_max_size=WS_MAX_FRAME,
+                h11_max_incomplete_event_size=MAX_HEAD_BYTES, ws=BoundedReadsWebSocketProtocol, ws_max_size=WS_MAX_FRAME,
                 ws_per_message_deflate=compression, ws_ping_interval=ping, ws_ping_timeout=pong, lifespan="on")

@@ -15,6 +15,12 @@ file descriptor for as long as the client likes. :class:`GuardedH11Protocol` add
   count): one over it is answered ``429 too_many_http_connections`` as soon as its head is in (or
   within a second) and closed, so a refused connection holds its descriptor for a second at most.
 
+:class:`BoundedReadsWebSocketProtocol` is uvicorn's WebSocket protocol reading at most
+``WS_READ_BYTES`` a time: asyncio reads up to 256 KiB at once, and the protocol parses every frame
+of a read in one go, so a client that floods small frames (3,000 to a read) held the event loop
+for tens of milliseconds a read; in 16 KiB reads the longest run is about a millisecond, and the
+frames beyond wait in the kernel, where the client's own flow control holds them.
+
 Refusals are written straight to the socket, as the JSON ``{"code", "message"}`` of every other
 refusal of the server. The address is the TCP peer's: behind a reverse proxy every connection
 comes from the proxy, so raise the cap there (or set it to 0: no cap) and let the proxy guard.
@@ -29,6 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from .logs import log
 
@@ -38,6 +45,8 @@ if TYPE_CHECKING:
 #: The largest request head (request line and headers) h11 buffers before it answers 400: twice the
 #: longest address the app accepts (``app.MAX_TARGET``) is far below it, and so is any browser's.
 MAX_HEAD_BYTES = 16 * 1024
+#: The most a WebSocket connection's socket is read at once (the largest client message is 16 KiB).
+WS_READ_BYTES = 16 * 1024
 #: How long a refused connection may take to send its head before it is answered and closed.
 REFUSED_GRACE_S = 1.0
 
@@ -174,3 +183,14 @@ def guarded_protocol(limits: "Limits") -> type[GuardedH11Protocol]:
     per-address count."""
     return type("GuardedH11Protocol", (GuardedH11Protocol,),
                 {"limits": limits, "open_by_addr": collections.Counter()})
+
+
+class BoundedReadsWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (``ws="websockets-sansio"``) whose socket is read
+    ``WS_READ_BYTES`` at a time (see the module docstring)."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        # asyncio's selector transport reads ``max_size`` bytes a call (a class attribute, 256 KiB)
+        if hasattr(transport, "max_size"):
+            transport.max_size = WS_READ_BYTES
+        super().connection_made(transport)
