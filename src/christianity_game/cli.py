@@ -118,6 +118,9 @@ def scenarios() -> None:
         console.print(line, overflow="ignore", crop=False, soft_wrap=True)
         for row in textwrap.wrap(f"{sc.title}: {sc.description}", width=width - 4):
             console.print(Text(f"    {row}"))
+        if sc.goal:
+            for row in textwrap.wrap(f"Goal: {sc.goal}", width=width - 4):
+                console.print(Text(f"    {row}", style="dim"))
 
 
 @app.command("variants")
@@ -624,6 +627,7 @@ def play(
     if seed is None:
         seed = new_deal_seed()
     from .engine.game import Game
+    preset = None
     if scenario is not None:
         preset = _scenario_or_fail(scenario)
         mode, lineup = preset.mode, preset.lineup
@@ -661,6 +665,8 @@ def play(
     if drawn:
         console.print(Text(f"Seed {seed} — replay or deal again with --seed {seed}", style="bold"))
     console.print(Text(f"Seats: {who}", style="bold"))
+    if preset is not None:   # the goal as this table plays it (its variants' Evil win, its round limit)
+        console.print(Text(f"Scenario: {preset.title}. Goal: {preset.goal_for(settings)}", style="bold"))
     if humans:
         console.print(Text("Type the number of an option, ? for help, q to quit.", style="dim"))
     code = session.run()

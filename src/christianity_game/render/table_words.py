@@ -8,13 +8,30 @@ same thing for the table at hand, so the browser's card pictures, ability texts 
 refusals read right. With two or more Righteous seats every text is returned unchanged.
 
 Pure functions, standard library only. ``righteous`` is always the number of Righteous seats.
+
+The duel's Evil win (D-W-E) follows the table too: :func:`evil_win` words it for a table's settings
+(the evilHabituals, evilHold and humilityWin play-test variants) and line-up, the one place it is
+worded for players (scenario goals and descriptions, ``play --scenario``).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
-__all__ = ["LONE_ABILITY_TEXT", "ability_text", "alone", "boost_text", "card_text", "engine_message"]
+__all__ = ["LONE_ABILITY_TEXT", "ability_text", "alone", "boost_text", "card_text", "engine_message",
+           "evil_win", "evil_win_count", "evil_win_words"]
+
+
+class WinSettings(Protocol):
+    """What the Evil win reads of a table's settings (:class:`~christianity_game.engine.settings.Settings`)."""
+
+    @property
+    def evil_habituals(self) -> int: ...
+    @property
+    def evil_hold(self) -> int: ...
+    @property
+    def humility_win(self) -> int: ...
 
 
 def alone(righteous: int) -> bool:
@@ -110,3 +127,44 @@ def engine_message(text: str, righteous: int) -> str:
     for pattern, repl in _MESSAGE_PHRASES:
         text = pattern.sub(repl, text)
     return text
+
+
+# ---------------------------------------------------------------------------------------- the Evil win
+def evil_win_count(settings: WinSettings, lineup: str) -> int:
+    """D-W-E: the Evil Habituals in play the Evil win needs at this table (per Evil seat, 7 as
+    printed or the evilHabituals variant's, times the Evil seats): the engine's ``evil_limit``."""
+    return settings.evil_habituals * lineup.upper().count("E")
+
+
+def _righteous_turns(righteous: int) -> str:
+    return {1: "the Righteous turn", 2: "both Righteous turns"}.get(righteous, f"all {righteous} Righteous turns")
+
+
+def evil_win(settings: WinSettings, lineup: str) -> str:
+    """The duel's Evil win at this table, in a player's words (a phrase to follow "Evil:"):
+    the Habituals it needs (D-W-E, the evilHabituals variant), how long they must hold (the
+    evilHold variant: the Righteous side's turns of one round as printed, or N rounds of them), and
+    the humilityWin variant's second Evil win where the table plays it. For example
+    "7 Evil Habituals in play, held through the Righteous turn" (ER, printed) or
+    "4 Evil Habituals in play (2 per Evil seat), held through 2 rounds of Righteous turns" (EER)."""
+    evil = lineup.upper().count("E")
+    righteous = lineup.upper().count("R")
+    count = evil_win_count(settings, lineup)
+    text = f"{count} Evil Habitual{'' if count == 1 else 's'} in play"
+    if evil > 1:
+        text += f" ({settings.evil_habituals} per Evil seat)"
+    hold = settings.evil_hold
+    text += f", held through {_righteous_turns(righteous)}" if hold == 1 else \
+        f", held through {hold} rounds of Righteous turns"
+    rounds = settings.humility_win
+    if rounds:
+        who = "the Righteous seat" if righteous == 1 else "every Righteous seat"
+        when = "a round" if rounds == 1 else f"{rounds} rounds in a row"
+        text += f"; or {who} at Humility 0 at the end of {when}"
+    return text
+
+
+def evil_win_words(settings: WinSettings, lineup: str) -> dict[str, str]:
+    """The Evil win's words a text about a table may name (a scenario's goal and description):
+    ``{evil_win}`` (:func:`evil_win`) and ``{evil_count}`` (:func:`evil_win_count`)."""
+    return {"evil_win": evil_win(settings, lineup), "evil_count": str(evil_win_count(settings, lineup))}
