@@ -107,3 +107,17 @@ def test_a_stored_game_with_variants_resumes_after_a_restart(tmp_path: Path, dat
         after = client.get(f"/api/games/{game['game_id']}/view", params={"token": token}).json()
         assert after["settings"]["reward_cap"] == 1 and after["settings"]["round_limit"] == 15
         assert after["state_id"] == before["state_id"]
+
+
+def test_a_scenario_game_at_a_variant_table_words_its_goal_for_that_table(tmp_path: Path, database: str | None) -> None:
+    """V-2 (a table says what it plays): a scenario's goal in the game summary names the
+    table's Evil win (evilHabituals=2, one Evil seat: 2 Habituals) and its round limit, not the
+    printed 7; the same scenario at the printed rules says 7."""
+    with running(tmp_path, database=database) as client:
+        varied = create(client, scenario="duel-1v1", bots={"0": "heuristic"},
+                        settings={"variants": "evilHabituals=2,roundLimit=20"})
+        goal = _summary(client, varied)["scenario"]["goal"]
+        assert "2 Evil Habituals in play" in goal and "7 Evil Habituals" not in goal, goal
+        assert "20" in goal, goal
+        printed = create(client, scenario="duel-1v1", bots={"0": "heuristic"})
+        assert "7 Evil Habituals in play" in _summary(client, printed)["scenario"]["goal"]

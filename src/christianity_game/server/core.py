@@ -1106,7 +1106,7 @@ class GameServer:
                "open_seats": [s.seat for s in row.seats if s.kind == "human" and not s.claimed and s.seat in open_],
                "manualAdjust": row.options.get("manualAdjust") or default_manual_adjust(row.seats, row.head["lineup"]),
                "state_id": None, "round": None, "result": row.result,
-               "resumable": True, "status_note": None, "scenario": scenario_info(row.options.get("scenario")),
+               "resumable": True, "status_note": None, "scenario": scenario_info(row.options.get("scenario"), row.head["settings"]),
                "variants": summary_variants(row.head["settings"])}
         if not row.finished:
             self._sort_resumable(row)
@@ -1880,16 +1880,21 @@ def summary_variants(settings: dict[str, Any]) -> dict[str, Any]:
         return {"on": {}, "text": "", "rules": []}
 
 
-def scenario_info(name: Any) -> dict[str, str] | None:
-    """A scenario game's scenario: name, title and goal (the board keeps them in view); None for
-    a game of no scenario."""
+def scenario_info(name: Any, settings: dict[str, Any] | None = None) -> dict[str, str] | None:
+    """A scenario game's scenario: name, title and goal (the board keeps them in view), the goal
+    worded for the game's ``settings`` (a variant's Evil win, a round limit); None for a game of
+    no scenario."""
     if not name:
         return None
     try:
         sc = load_scenario(str(name))
     except LobbyError:   # a scenario this server no longer has: its name alone
         return {"name": str(name), "title": str(name), "goal": ""}
-    return {"name": sc.name, "title": sc.title, "goal": sc.goal or sc.description}
+    try:
+        table = Settings.from_dict(settings) if settings is not None else None
+    except ValueError:   # settings of another version of the program: the scenario's own words
+        table = None
+    return {"name": sc.name, "title": sc.title, "goal": sc.goal_for(table)}
 
 
 def load_scenario(name: str) -> Any:
