@@ -228,3 +228,30 @@ def test_the_band_objective_is_zero_inside_every_band() -> None:
     assert closeness({"cells": inside, "mean_distance": 0.1}) == (0.0, 0.1)   # a trial stored before the bands
     narrow = band_figures(inside, Targets(bands={"ER": (0.48, 0.52), "EER": (0.3, 0.7), "ERR": (0.3, 0.7)}))
     assert [c["cell"] for c in narrow["out_of_band"]] == ["ER"] and narrow["worst_outside_band"] == 0.03
+
+
+def test_tune_variants_are_played_by_every_trial_and_counted_as_departures(tmp_path: Path) -> None:
+    """``tune --variants X``: every trial's cells play X (a fixed axis, as ``lab --variants`` makes
+    one), the tuner searches the rest on top of it, and X's departures count in each trial's
+    fourth objective; a variant X names cannot be searched too."""
+    config = make_config("ER", {"evilInterrupt": ["1"], "evilHabituals": ["2"], "rewardCap": ["0"]},
+                         space=["finaleReward"], games=2)
+    assert config.fixed_departures == 1   # evilHabituals=2; rewardCap=0 is the printed value
+    study, out = tmp_path / "tune.sqlite", tmp_path / "report"
+    result = runner.invoke(app, ["tune", *TINY, "--variants", "evilHabituals=2", "--space", "finaleReward",
+                                 "--trials", "1", "--backend", "serial", "--study", str(study), "--out", str(out),
+                                 "--json"], env=ENV)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout[result.stdout.index("{"):])
+    trial = data["trials"][0]
+    assert trial["variants"] == "printed" and trial["values"][3] == 1   # the searched: none; the fixed: one
+    conn = sqlite3.connect(tmp_path / "tune-lab.sqlite")
+    try:
+        cells = [json.loads(s) for (s,) in conn.execute("SELECT settings FROM cells")]
+    finally:
+        conn.close()
+    assert cells and all(s["evil_habituals"] == 2 for s in cells), cells
+    both = runner.invoke(app, ["tune", *TINY, "--variants", "evilHabituals=2", "--space", "evilHabituals",
+                               "--trials", "1", "--study", str(tmp_path / "b.sqlite"), "--out", str(tmp_path / "b")],
+                         env=ENV)
+    assert both.exit_code == 2 and "--space evilHabituals: the grid's --set already sets it" in both.output

@@ -123,6 +123,20 @@ def scenarios() -> None:
                 console.print(Text(f"    {row}", style="dim"))
 
 
+def _grid_axes(pairs: list[str] | None, variants: str | None) -> dict[str, list[str]]:
+    """A lab grid's (or the tuner's) axes: each ``--set`` with its values, and each variant
+    ``--variants`` names as one value on every cell (``--set`` wins where both name one).
+    Raises the lab's ``LabError`` for a bad ``--set``."""
+    from .engine.variants import BY_KEY
+    from .sim.lab import parse_axes
+    axes = parse_axes(pairs)
+    named = {Settings.ALIASES.get(k, k) for k in axes}
+    for key, value in _variants(variants).items():
+        if key not in named:
+            axes[BY_KEY[key].alias] = [str(int(value))]
+    return axes
+
+
 @app.command("variants")
 def list_variants() -> None:
     """List the duel's play-test variants (every departure from a printed rule) and the presets."""
@@ -831,13 +845,7 @@ def lab(
     if games < 1:
         _fail("--games must be at least 1")
     try:
-        axes = parse_axes(set_)
-        from .engine.variants import BY_KEY
-        named = {Settings.ALIASES.get(k, k) for k in axes}
-        for key, value in _variants(variants).items():   # --variants: one value on every cell (--set wins)
-            if key not in named:
-                axes[BY_KEY[key].alias] = [str(int(value))]
-        grid = build_grid(mode, lineup, axes, bots or ["heuristic"], games=games, seed=seed)
+        grid = build_grid(mode, lineup, _grid_axes(set_, variants), bots or ["heuristic"], games=games, seed=seed)
     except LabError as exc:
         _fail(str(exc))
     if not out.parent.exists():
@@ -933,6 +941,9 @@ def tune(
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", help="A setting axis every trial plays (repeatable), as in lab: evilInterrupt=1,0. "
                       "A variant set here is not searched.")] = None,
+    variants: Annotated[Optional[str], typer.Option(
+        help=VARIANTS_HELP + " Every trial plays them (counted in its departures); the tuner searches the others "
+             "on top of them.")] = None,
     bots: Annotated[Optional[list[str]], typer.Option(
         help="Bot pairings (repeatable), as in lab: heuristic, search:NNit (slow), or one a side: "
              "evil=search:4it,righteous=heuristic. Default: heuristic.")] = None,
@@ -1008,7 +1019,7 @@ def tune(
     if not db.parent.exists():
         _fail(f"--lab: the folder {db.parent} does not exist")
     try:
-        config = make_config(lineup, parse_axes(set_), bots or ["heuristic"], games=games, seed=seed,
+        config = make_config(lineup, _grid_axes(set_, variants), bots or ["heuristic"], games=games, seed=seed,
                              space=None if space is None else [p for p in space.split(",") if p.strip()],
                              values=values, objective=objective, bands=band)
         the_study = open_study(config, study, study_name, population)

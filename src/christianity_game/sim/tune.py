@@ -296,6 +296,24 @@ class TuneConfig:
         return out
 
     @property
+    def fixed_departures(self) -> int:
+        """Departures every trial plays: a variant or card parameter the axes set to one value other
+        than its printed one (``tune --variants``, or ``--set`` with one value). They count in each
+        trial's departures (the fourth objective), as the searched ones do."""
+        count = 0
+        for name, values in self.axes.items():
+            v = tunable(name)
+            if v is None or len(values) != 1:
+                continue
+            try:
+                value = v.parse(values[0]) if isinstance(v, CardParam) else \
+                    parse_variants(f"{v.alias}={values[0]}")[v.key]
+            except ValueError:
+                continue
+            count += value != v.printed
+        return count
+
+    @property
     def targets(self) -> Targets:
         """The designers' targets with this study's bands."""
         return Targets(bands=dict(self.bands))
@@ -478,7 +496,8 @@ def play_trial(config: TuneConfig, departures: Mapping[str, int | bool], lab: La
     run = run_lab(grid, lab.db, progress=progress, options=lab.run)
     stats = load_stats(lab.db, run.cell_ids, max_games=games)
     names = [_cell_name(c.lineup, c.grid, c.bots, config.axes) for c in grid.cells]
-    return Played(stats, grid_figures(stats, names, len(departures), config.objective, config.targets),
+    return Played(stats, grid_figures(stats, names, len(departures) + config.fixed_departures, config.objective,
+                                      config.targets),
                   run.played, run.seconds)
 
 
