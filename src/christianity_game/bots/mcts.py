@@ -21,6 +21,9 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012) on the real engine:
   decisions from the root, then :func:`~.evaluation.win_chance` scores the position: a logistic
   model fitted from thousands of lab games (``python -m christianity_game.bots.fit_eval``;
   Humility, Maturity, Habituals, clocks, Cost and the table's variants are its features).
+  ``round_horizon=True`` (off by default; issue 24's probe, docs/decisions.md) stops a duel
+  rollout instead as the deciding turn's seat starts its next turn (one round on, ``DUEL_CAP``
+  decisions at most), so every rollout of a decision is scored at the same point of the round.
 - **Reuse.** After a decision the bot keeps the subtree of its move; at its next decision it
   follows the moves made since (read from the game's action history with the same keys) and, when
   the new position is inside that subtree, searches on from it instead of from nothing.
@@ -118,7 +121,7 @@ class MctsBot(Bot):
 
     def __init__(self, seed: int = 0, cards: CardSet | None = None, time_ms: float | None = DEFAULT_TIME_MS,
                  iterations: int | None = None, horizon: int = DEFAULT_HORIZON, reuse: bool = True,
-                 confidence: float = CONFIDENCE, round_horizon: bool = True) -> None:
+                 confidence: float = CONFIDENCE, round_horizon: bool = False) -> None:
         super().__init__(seed, cards)
         if time_ms is None and iterations is None:
             raise ValueError("an mcts bot needs a time or an iteration budget")
