@@ -577,8 +577,9 @@ GC_GEN0 = int(os.environ.get("CHRISTIANITY_GAME_GC_GEN0", "0") or 0)
 #: How long a serving process's thread may hold the interpreter lock while another waits for it
 #: ($CHRISTIANITY_GAME_SWITCH_S; Python's default is 5 ms). Every accepted action crosses threads
 #: twice (the loop hands it to the writer thread, which hands the commit back), and while the loop
-#: is busy each crossing waited up to the whole interval: under the hostile mix the normal games'
-#: p99 fell from 53 to 36 ms with 0.5 ms, and from 16 to 10 ms without it (docs/developers.md, Load).
+#: is busy each crossing waited up to the whole interval: in one quiet round the normal games' p99
+#: fell from 53 to 36 ms under the hostile mix with 0.5 ms, and from 16 to 10 ms without the mix
+#: (docs/developers.md, "What the hostile mix costs").
 SWITCH_INTERVAL_S = float(os.environ.get("CHRISTIANITY_GAME_SWITCH_S", "0.0005") or 0.0005)
 
 
