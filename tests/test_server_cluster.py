@@ -451,3 +451,21 @@ def test_a_lobby_join_on_another_server_is_the_owners(pg_url: str, tmp_path: Pat
         assert asyncio.run(hello(other["ws"].replace(str(a.port), str(b.port))))["seat"] == 1
         late = httpx.post(f"{a.url}/api/games/{other['game_id']}/join", json={}, timeout=10)
         assert late.status_code == 409 and late.json()["code"] == "no_free_seat", late.text
+
+
+def test_each_process_enforces_its_share_of_the_connection_caps() -> None:
+    """Rate limits and quotas hold across processes: with N live processes each one admits the
+    per-address and total connection caps, the HTTP rate and a game's links (each seat's, its
+    spectators') divided by N, rounded up, never below one; one process keeps the limits."""
+    from christianity_game.server.cluster import shared_limits
+    from christianity_game.server.core import Limits
+
+    lim = Limits()
+    assert shared_limits(lim, 1) is lim
+    two = shared_limits(lim, 2)
+    assert (two.conns_per_game, two.conns_per_seat) == (16, 2)
+    assert (two.conns_per_address, two.conns_total) == (32, 2000)
+    assert two.http_rate == lim.http_rate / 2 and two.http_burst == 100
+    many = shared_limits(lim, 64)
+    assert many.conns_per_seat == 1 and many.conns_per_game == 1   # a seat can always connect somewhere
+    assert two.rate == lim.rate and two.create_burst == lim.create_burst   # per connection / in the database

@@ -36,7 +36,8 @@ that shares its database with others, on this host or elsewhere) run :class:`Clu
 * **Rate limits across processes.** Game creation per address is counted in the database (the
   games an address created within ``create_burst / create_rate`` seconds, at most
   ``create_burst``); live-game quotas were already counts of the database. The per-address HTTP
-  request rate and the WebSocket connection caps (per address and in total) are shared: each
+  request rate and the WebSocket connection caps (per address, in total, per seat and a game's
+  spectators) are shared: each
   process enforces its share, the limit divided by the live processes (``workers`` rows, renewed
   with the leases), so together they hold the limit.
 """
@@ -839,13 +840,17 @@ class Cluster:
 
 def shared_limits(limits: "Limits", workers: int) -> "Limits":
     """This process's share of the per-process limits when ``workers`` processes serve together:
-    the per-address HTTP request rate and burst, WebSocket connections per address and in total."""
+    the per-address HTTP request rate and burst, WebSocket connections per address and in total,
+    and a game's connections (each seat's links, its spectators), which a process counts among
+    its own connections only."""
     if workers <= 1:
         return limits
-    return dataclasses.replace(limits, http_rate=limits.http_rate / workers,
-                               http_burst=max(1, math.ceil(limits.http_burst / workers)),
-                               conns_per_address=max(1, math.ceil(limits.conns_per_address / workers)),
-                               conns_total=max(1, math.ceil(limits.conns_total / workers)))
+
+    def share(cap: int) -> int:
+        return max(1, math.ceil(cap / workers))
+    return dataclasses.replace(limits, http_rate=limits.http_rate / workers, http_burst=share(limits.http_burst),
+                               conns_per_address=share(limits.conns_per_address), conns_total=share(limits.conns_total),
+                               conns_per_seat=share(limits.conns_per_seat), conns_per_game=share(limits.conns_per_game))
 
 
 def worker_app() -> Any:
