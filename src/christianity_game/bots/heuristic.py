@@ -372,12 +372,14 @@ class HeuristicBot(Bot):
         return best
 
 
-def rollout(world: Any, policy: HeuristicBot, decisions: int, horizon: int) -> int:
+def rollout(world: Any, policy: HeuristicBot, decisions: int, horizon: int, stop_turn: int | None = None) -> int:
     """Play ``policy`` for every seat of ``world`` (a sampled world a search owns: moves are applied
     unchecked) until the game ends or ``horizon`` decisions have been made, counting from
-    ``decisions`` already made; forced moves (one legal action) are not decisions. Returns the
-    decisions made in all: the search bots' rollout, in one place."""
-    while decisions < horizon:
+    ``decisions`` already made; forced moves (one legal action) are not decisions. With
+    ``stop_turn``, also until the turn of that number starts (every rollout of a search then
+    stops at the same point of the round). Returns the decisions made in all: the search bots'
+    rollout, in one place."""
+    while decisions < horizon and (stop_turn is None or world.state.turn_no < stop_turn):
         pending = world.pending
         if not pending:
             break

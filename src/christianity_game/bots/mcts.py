@@ -327,10 +327,7 @@ class MctsBot(Bot):
             node = children[chosen]
             path.append(node)
         # rollout: the heuristic for every seat, to the horizon
-        if stop_turn != NO_TURN:
-            decisions = rollout_to_turn(world, policy, decisions, horizon, stop_turn)
-        else:
-            decisions = rollout(world, policy, decisions, horizon)
+        decisions = rollout(world, policy, decisions, horizon, None if stop_turn == NO_TURN else stop_turn)
         value = win_chance(world, self.model)
         # a win sooner is worth more than one later (and a loss later less bad): every value moves
         # toward 0.5 with the decisions it took; positions scored at the horizon all move alike
@@ -372,23 +369,6 @@ class MctsBot(Bot):
         if not node.children:
             return None
         return node
-
-
-def rollout_to_turn(world: Game, policy: HeuristicBot, decisions: int, horizon: int, stop_turn: int) -> int:
-    """The heuristic for every seat until the turn numbered ``stop_turn`` starts (the position is
-    scored as that turn begins: every rollout of a search stops at the same point of the round), the
-    game ends, or ``horizon`` decisions have been made. Returns the decisions made in all."""
-    while decisions < horizon and world.state.turn_no < stop_turn:
-        pending = world.pending
-        if not pending:
-            break
-        seat, actions = pending[0]
-        if len(actions) == 1:
-            world.apply_unchecked(actions[0])
-            continue
-        world.apply_unchecked(policy.choose(world.seat_view(seat), actions))
-        decisions += 1
-    return decisions
 
 
 def make_mcts_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> MctsBot:
