@@ -43,7 +43,7 @@ def _position_game(server: str, monkeypatch: pytest.MonkeyPatch, position: dict[
                    lineup: str, bots: dict[int, str] | None = None) -> dict[str, Any]:
     """A game from ``position`` (through a scenario of this name, served by this process)."""
     import christianity_game.scenarios as sc
-    made = sc.Scenario(name=NAME, title="Issue 20", description="a prepared position", mode=mode, lineup=lineup,
+    made = sc.Scenario(name=NAME, title="Issue 20", description_text="a prepared position", mode=mode, lineup=lineup,
                        position=position)
     real = sc.scenario
     monkeypatch.setattr(sc, "scenario", lambda name: made if name == NAME else real(name))
