@@ -840,7 +840,7 @@ def lab(
 ) -> None:
     """The balance lab: a grid of variants (line-ups x settings x bots), many games a cell, results in
     SQLite, and a report with win rates, confidence intervals, game lengths and what fired."""
-    from .sim.lab import LabError, LabInterrupted, build_grid, parse_axes, run_lab, stale_cells, connect
+    from .sim.lab import LabError, LabInterrupted, build_grid, run_lab, stale_cells, connect
     options = _run_options(backend, workers, address, chunk)
     if games < 1:
         _fail("--games must be at least 1")
@@ -992,7 +992,7 @@ def tune(
 ) -> None:
     """The tuner: search the play-test variants for the smallest departure from the printed rules that makes
     every cell (line-ups x --set axes x bots) a contest, then confirm the best on fresh seeds."""
-    from .sim.lab import LabError, LabInterrupted, parse_axes
+    from .sim.lab import LabError, LabInterrupted
     from .sim.tune import (CONFIRM_MODES, LabOptions, TuneError, TuneProgress, confirm as confirm_trials,
                            default_lab_db, make_config, open_study, pick_candidates, run_study, trial_bands,
                            write_tune_report)
