@@ -70,6 +70,13 @@ def stored_exec(data_dir: Path, database: str | None, sql: str, args: tuple[Any,
         pg.execute(sql.replace("?", "%s"), args)  # type: ignore[arg-type]
 
 
+def in_chunks(data: bytes, size: int) -> Iterator[bytes]:
+    """``data`` as a streamed request body of ``size``-byte chunks: sent without a Content-Length,
+    so a body cap must count the bytes as they come."""
+    for i in range(0, len(data), size):
+        yield data[i:i + size]
+
+
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text

@@ -9,9 +9,8 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Iterator
 
-from test_server_helpers import ROOMY, running
+from test_server_helpers import ROOMY, in_chunks, running
 
 from christianity_game.server.core import Limits
 
@@ -26,10 +25,7 @@ def test_a_game_request_over_the_body_cap_is_refused_and_one_within_it_is_served
         assert (r.status_code, r.json()["code"]) == (413, "body_too_large"), r.text
         assert "at most 4,096 bytes" in r.json()["message"]
 
-        def chunks() -> Iterator[bytes]:   # no Content-Length: counted as it is read
-            for i in range(0, len(padded), 1024):
-                yield padded[i:i + 1024]
-        r = app.post("/api/games", content=chunks(), headers={"Content-Type": "application/json"})
+        r = app.post("/api/games", content=in_chunks(padded, 1024), headers={"Content-Type": "application/json"})
         assert (r.status_code, r.json()["code"]) == (413, "body_too_large"), r.text
         # within the cap: created and joined as before (and a bad field is still the schema's 422)
         created = app.post("/api/games", json={"mode": "coop", "lineup": "RR"})

@@ -13,10 +13,10 @@ import json
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
-from test_server_helpers import ROOMY, running
+from test_server_helpers import ROOMY, in_chunks, running
 from test_server_hostile2_slow import ServerProcess
 
 from christianity_game import Game
@@ -42,10 +42,7 @@ def test_an_upload_over_the_byte_limit_is_refused_as_it_comes_in(tmp_path: Path)
         assert (r.status_code, r.json()["code"]) == (413, "record_too_large"), r.text
         assert "at most 60,000 bytes" in r.json()["message"]
 
-        def chunks() -> Iterator[bytes]:   # no Content-Length: counted as it is read
-            for i in range(0, len(big), 4096):
-                yield big[i:i + 4096]
-        r = app.post("/api/replays", content=chunks())
+        r = app.post("/api/replays", content=in_chunks(big, 4096))
         assert (r.status_code, r.json()["code"]) == (413, "record_too_large"), r.text
         # within the limit, a record opens and steps as before
         small = adjustments(40)
