@@ -55,7 +55,7 @@ import os
 import secrets
 import socket
 import time
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar
 
 import psycopg
 
@@ -280,22 +280,31 @@ class Cluster:
                 self.server.kick_bots(room)
 
     # ------------------------------------------------------------------ the tick
-    async def _renew_forever(self) -> None:
-        """Every ``tick_s``: this process's worker row and its leases renewed (on their own session)."""
+    async def _every_tick(self, what: str, step: Callable[[], Awaitable[None]], session: str) -> None:
+        """Every ``tick_s``, ``step`` (``what`` names it in the log), forever: a database error is
+        logged and the session it runs on (the attribute ``session``, ``db`` or ``lease_db``) opened
+        again if it broke; any other error is logged, and the loop keeps running."""
         while True:
             await asyncio.sleep(self.tick_s)
             try:
-                await self._heartbeat()
-                await self.renew()
+                await step()
             except psycopg.Error as exc:
-                log.warning("cluster: renewing the leases failed (the database out of reach?): %s", exc)
-                if self.lease_db is not None and (self.lease_db.closed or self.lease_db.broken):
+                log.warning("cluster: %s failed (the database out of reach?): %s", what, exc)
+                conn = getattr(self, session)
+                if conn is not None and (conn.closed or conn.broken):
                     try:
-                        self.lease_db = await self._connect()
+                        setattr(self, session, await self._connect())
                     except psycopg.Error:
                         pass
-            except Exception:   # noqa: BLE001 - logged; renewing must keep running
-                log.exception("cluster: renewing the leases failed")
+            except Exception:   # noqa: BLE001 - logged; the loop must keep running
+                log.exception("cluster: %s failed", what)
+
+    async def _renew_forever(self) -> None:
+        """Every ``tick_s``: this process's worker row and its leases renewed (on their own session)."""
+        async def renew_all() -> None:
+            await self._heartbeat()
+            await self.renew()
+        await self._every_tick("renewing the leases", renew_all, "lease_db")
 
     async def renew(self) -> None:
         """Renew every lease of this process; a lease found taken (it expired while this process was
@@ -311,19 +320,7 @@ class Cluster:
         self.owned = (self.owned - lost) | held
 
     async def _tick_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.tick_s)
-            try:
-                await self.tick()
-            except psycopg.Error as exc:
-                log.warning("cluster: tick failed (the database out of reach?): %s", exc)
-                if self.db is not None and (self.db.closed or self.db.broken):
-                    try:
-                        self.db = await self._connect()
-                    except psycopg.Error:
-                        pass
-            except Exception:   # noqa: BLE001 - logged; the tick must keep running
-                log.exception("cluster: tick failed")
+        await self._every_tick("tick", self.tick, "db")
 
     async def _heartbeat(self) -> None:
         """Renew this process's row in ``workers``; share the per-process limits among the live ones."""
