@@ -87,7 +87,7 @@ def scenario_games() -> dict[str, tuple[str, str, dict[str, Any], str, str | Non
 def record_game(name: str, seed: int = 20261130) -> dict[str, Any]:
     """Play one golden game with today's engine; its record plus the final fingerprint."""
     from christianity_game import Game, Settings
-    from christianity_game.bots.base import make_bot
+    from christianity_game.bots import make_bot
     from christianity_game.scenarios import scenario
 
     mode, lineup, settings, bots, sc, stop = {**GAMES, **scenario_games()}[name]

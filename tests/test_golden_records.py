@@ -23,7 +23,7 @@ import pytest
 from typer.testing import CliRunner
 
 from christianity_game import Game, Settings
-from christianity_game.bots.base import make_bot, play_out
+from christianity_game.bots import make_bot, play_out
 from christianity_game.cards import CardSet, starter_set
 from christianity_game.cli import app
 from christianity_game.engine import versions

@@ -1,9 +1,11 @@
-"""The bot interface, the registry of bot levels, and the loop that lets bots play a game."""
+"""The bot interface every bot shares (:class:`Bot`), the random bot, and the parser of budgeted
+bot names. It imports no bot: the levels by name are :mod:`~christianity_game.bots.registry`, the
+loop that lets bots play a game :mod:`~christianity_game.bots.match`."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from ..cards.loader import CardSet, starter_set
 from ..engine.actions import Action
@@ -42,7 +44,7 @@ class Bot:
         """Take back what :meth:`carry` gave, after a decision made in another process."""
 
     def decide(self, game: Game, seat: int, actions: list[Action]) -> Action:
-        """The entry point for drivers that hold the game (play_out, the CLI, the lab, the server).
+        """The entry point for drivers that hold the game (:mod:`~christianity_game.bots.match`).
 
         By default the bot sees only the seat's view, as ``game.seat_view(seat)`` (the content of
         ``game.view(seat)`` without building the JSON). A search bot overrides it and reads the
@@ -67,38 +69,7 @@ class RandomBot(Bot):
         return actions[self.rng.randbelow(len(actions))]
 
 
-def _heuristic(seed: int, cards: CardSet | None) -> Bot:
-    from .heuristic import HeuristicBot
-    return HeuristicBot(seed, cards)
-
-
-def _search(seed: int, cards: CardSet | None) -> Bot:
-    from .search import make_search_bot
-    return make_search_bot("search", seed, cards)
-
-
-def _mcts(seed: int, cards: CardSet | None) -> Bot:
-    from .mcts import make_mcts_bot
-    return make_mcts_bot("mcts", seed, cards)
-
-
-BOTS: dict[str, Callable[[int, CardSet | None], Bot]] = {
-    "random": lambda seed, cards: RandomBot(seed, cards),
-    "heuristic": _heuristic,
-    "search": _search,
-    "mcts": _mcts,
-}
-
-#: The levels a player picks (lobby, CLI ``--bots``, the server, the ladder) and the bot each one
-#: is: ``easy`` the heuristic (instant), ``normal`` ISMCTS thinking 250 ms a move, ``hard`` 1 s.
-LEVELS: dict[str, str] = {
-    "easy": "heuristic",
-    "normal": "mcts:250ms",
-    "hard": "mcts:1s",
-}
-
-#: Budgeted bot families: ``search:50ms`` / ``search:2000it`` and ``mcts:200ms`` / ``mcts:500it``.
-_BUDGETED = ("search", "mcts")
+#: A budget after a bot family's name: ``search:50ms`` / ``search:2000it``, ``mcts:1.5s`` / ``mcts:500it``.
 _BUDGET = re.compile(r"^(?:(\d+(?:\.\d+)?)(ms|s)|(\d+)it)$")
 
 
@@ -122,115 +93,3 @@ def parse_budget_name(family: str, name: str, default_ms: float) -> tuple[float 
     if ms <= 0:
         raise ValueError(f"bad {family} budget {name!r}: the time must be positive")
     return ms, None
-
-
-def level_of(name: str) -> str:
-    """The bot a level name stands for (``normal`` -> ``mcts:250ms``); other names unchanged."""
-    return LEVELS.get(name, name)
-
-
-def is_bot_name(name: object) -> bool:
-    """Whether ``name`` is a bot level: a key of BOTS, a level (easy, normal, hard), or a budget
-    such as ``search:50ms``, ``search:2000it``, ``mcts:200ms``, ``mcts:1.5s`` or ``mcts:500it``."""
-    if not isinstance(name, str):
-        return False
-    name = level_of(name)
-    if name in BOTS:
-        return True
-    head, sep, _ = name.partition(":")
-    if sep and head in _BUDGETED:
-        try:
-            _parse(head, name)
-        except ValueError:
-            return False
-        return True
-    return False
-
-
-def _parse(head: str, name: str) -> tuple[float | None, int | None]:
-    if head == "search":
-        from .search import parse_budget
-        return parse_budget(name)
-    from .mcts import parse_budget as mcts_budget
-    return mcts_budget(name)
-
-
-def make_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> Bot:
-    """A bot of the named level (``easy``, ``normal``, ``hard``, or a bot with a budget:
-    ``search:50ms``, ``mcts:200ms``, ``mcts:500it``); a clear error for an unknown one."""
-    if isinstance(name, str):
-        name = level_of(name)
-    factory = BOTS.get(name) if isinstance(name, str) else None
-    if factory is not None:
-        return factory(seed, cards)
-    if is_bot_name(name):
-        if name.startswith("mcts:"):
-            from .mcts import make_mcts_bot
-            return make_mcts_bot(name, seed, cards)
-        from .search import make_search_bot
-        return make_search_bot(name, seed, cards)
-    if isinstance(name, str) and name.partition(":")[0] in _BUDGETED and ":" in name:
-        _parse(name.partition(":")[0], name)   # a budgeted bot with a bad budget: say what is wrong with it
-    raise ValueError(f"unknown bot {name!r}; known: {', '.join(list(LEVELS) + sorted(BOTS))} "
-                     f"(search and mcts take a budget: search:50ms, mcts:200ms, mcts:500it)")
-
-
-def bot_from_path(spec: str, seed: int = 0, cards: CardSet | None = None) -> Bot:
-    """An outside bot by import path, ``package.module:ClassName`` (for the ladder): the class is
-    made with ``(seed, cards)`` when it takes them, else with ``(seed)`` or nothing; it must be a
-    :class:`Bot` (or have ``choose(view, actions)``). Never reached from the server: a name a
-    client sends is only ever a level (:func:`is_bot_name`)."""
-    import importlib
-    import inspect
-    module_name, sep, attr = spec.partition(":")
-    if not sep or not module_name or not attr:
-        raise ValueError(f"not an import path {spec!r}: use package.module:ClassName")
-    try:
-        obj: Any = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"cannot import {module_name!r} for bot {spec!r}: {exc}") from None
-    for part in attr.split("."):
-        if not hasattr(obj, part):
-            raise ValueError(f"{module_name!r} has no {attr!r} (bot {spec!r})")
-        obj = getattr(obj, part)
-    try:
-        params = len(inspect.signature(obj).parameters)
-    except (TypeError, ValueError):
-        params = 2
-    bot = obj(seed, cards) if params >= 2 else obj(seed) if params == 1 else obj()
-    if not callable(getattr(bot, "choose", None)):
-        raise ValueError(f"{spec!r} made {bot!r}, which has no choose(view, actions)")
-    if not isinstance(bot, Bot):   # a duck-typed bot: give it the driver's entry point
-        inner = bot
-
-        class _Wrapped(Bot):
-            name = spec
-
-            def choose(self, view: Mapping[str, Any], actions: list[Action]) -> Action:
-                choice: Action = inner.choose(view, actions)
-                return choice
-
-        return _Wrapped(seed, cards)
-    return bot
-
-
-def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int = 20000,
-             watch: Callable[[Game, int, list[Action]], None] | None = None) -> Game:
-    """Let bots take every decision until the game ends (or ``max_actions`` run out).
-
-    ``watch(game, seat, actions)``, when given, sees every decision before it is taken (the lab
-    counts turns with no option but to pass with it); it must not change the game."""
-    for _ in range(max_actions):
-        pending = game.pending
-        if not pending:
-            break
-        seat, actions = pending[0]
-        if watch is not None:
-            watch(game, seat, actions)
-        bot = bots[seat]
-        if len(actions) == 1:
-            action = actions[0]
-        else:
-            action = bot.decide(game, seat, actions)
-        game.apply(action)   # one of the listed actions is accepted by identity, anything else checked
-    return game

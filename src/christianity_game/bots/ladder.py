@@ -34,7 +34,9 @@ from typing import Any, Callable, Iterable
 from ..engine.game import Game
 from ..engine.rng import Rng
 from ..engine.settings import Settings
-from .base import Bot, bot_from_path, is_bot_name, level_of, make_bot, play_out
+from .base import Bot
+from .match import play_out
+from .registry import bot_from_path, is_bot_name, level_of, make_bot
 
 DUEL_TURN_CAP = 200
 

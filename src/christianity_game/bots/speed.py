@@ -29,7 +29,7 @@ from ..engine.game import Game
 from ..engine.rng import Rng
 from ..engine.settings import Settings
 from ..engine.variants import parse_variants
-from .base import level_of, make_bot
+from .registry import level_of, make_bot
 from .heuristic import HeuristicBot
 from .mcts import MctsBot
 from .search import SearchBot

@@ -25,7 +25,8 @@ from typing import Any
 from ..engine.game import Game
 from ..engine.settings import Settings
 from ..engine.variants import parse_variants
-from .base import make_bot, play_out
+from .match import play_out
+from .registry import make_bot
 from .ladder import game_seed, wilson
 
 

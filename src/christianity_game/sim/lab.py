@@ -207,7 +207,7 @@ def build_grid(mode: str = "duel", lineups: Sequence[str] | str = ("ER",), axes:
     ``lineups``: line-ups (a list, or one comma-separated text). ``axes``: setting name (or URL
     alias) -> values. ``bots``: bot line-ups, each one level for every seat or a comma-separated
     level a seat. Nothing is played here, but every cell's first game is dealt to check it."""
-    from ..bots.base import make_bot
+    from ..bots.registry import make_bot
     from ..engine.game import Game
     from ..engine.modes import mode_by_name
 

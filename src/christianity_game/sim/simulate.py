@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..bots.base import make_bot, play_out
+from ..bots.match import play_out
+from ..bots.registry import make_bot
 from ..cards.loader import CardSet
 from ..engine.game import Game
 from ..engine.rng import Rng
@@ -80,7 +81,7 @@ def play_one(mode: str, lineup: str, seed: int, bots: str | list[str], settings:
              scenario: str | None = None, watch: Callable[[Game, int, list[Any]], None] | None = None,
              log: bool = True, card_set: CardSet | None = None) -> Game:
     """One game with bots in every seat; ``bots`` is one level for all seats or one a seat
-    (``watch``: see :func:`~christianity_game.bots.base.play_out`; ``log=False``: the game keeps
+    (``watch``: see :func:`~christianity_game.bots.match.play_out`; ``log=False``: the game keeps
     no event log, as the lab's games do; ``card_set``: cards other than the starter set's, e.g.
     the lab's card changes)."""
     if scenario is not None:

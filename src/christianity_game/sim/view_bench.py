@@ -20,7 +20,8 @@ import statistics
 import time
 from typing import Any, Sequence
 
-from ..bots.base import Bot, make_bot
+from ..bots.base import Bot
+from ..bots.registry import make_bot
 from ..engine.game import Game
 from ..engine.settings import Settings
 from .lab import CellSpec, build_grid, load_average, parse_axes

@@ -3,7 +3,7 @@ import { el, urlSettings } from "/static/common.js";
 const $ = (s) => document.querySelector(s);
 const params = new URLSearchParams(location.search);
 let seats = [];          // [{side: "R"|"E", who: "human"|a bot level of BOT_LEVELS, access: "invited"|"open"}]
-// The bot levels a seat can take (bots/base.py LEVELS): the value is what the server is sent ("heuristic" is
+// The bot levels a seat can take (bots/registry.py LEVELS): the value is what the server is sent ("heuristic" is
 // the easy level's bot), the label says what each one thinks for.
 const BOT_LEVELS = [
   ["heuristic", "Bot: easy (heuristic, instant)"],
