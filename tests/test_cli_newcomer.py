@@ -13,7 +13,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from christianity_game import Game
-from christianity_game.cli import PlaySession, app
+from christianity_game.cli import app
+from christianity_game.play_session import PlaySession
 from christianity_game.engine.actions import PlayCard
 from christianity_game.render.terminal import END_TURN, describe_actions, describe_event, render_board
 from christianity_game.scenarios import all_scenarios

@@ -14,6 +14,7 @@ through ``determinize``. Seats without a bot are people's: the driver stops at t
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Callable, Mapping, Protocol
 
 from ..engine.actions import Action
@@ -96,15 +97,15 @@ def bot_move(game: Game, seat: int, actions: list[Action], bot: Decider, refused
         return actions[0], game.apply(actions[0])
 
 
-def play(game: Game, bots: Mapping[int, Decider], max_actions: int = 20000, watch: Watch | None = None,
+def play(game: Game, bots: Mapping[int, Decider], max_actions: int | None = 20000, watch: Watch | None = None,
          refused: Refused | None = None, announce: Announce | None = None, moved: Moved | None = None) -> int:
     """Let ``bots`` (seat -> bot) take every decision until a person's decision comes up (a seat
-    without a bot), the game ends, or ``max_actions`` moves are made; how many were made.
+    without a bot), the game ends, or ``max_actions`` moves are made (None: no cap); how many were made.
 
     ``watch(game, seat, actions)`` sees each decision before it is taken (the lab counts turns with
     no option but to pass with it; it must not change the game); ``refused`` and ``announce``: see
     :func:`bot_move`; ``moved(seat, action, events)`` sees each move once applied."""
-    for done in range(max_actions):
+    for done in range(max_actions) if max_actions is not None else itertools.count():
         pending = game.pending
         if not pending:
             return done
@@ -117,7 +118,7 @@ def play(game: Game, bots: Mapping[int, Decider], max_actions: int = 20000, watc
         action, events = bot_move(game, seat, actions, bot, refused, announce)
         if moved is not None:
             moved(seat, action, events)
-    return max_actions
+    return max_actions or 0
 
 
 def play_out(game: Game, bots: Mapping[int, Decider], max_actions: int = 20000, watch: Watch | None = None) -> Game:

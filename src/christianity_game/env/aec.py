@@ -15,6 +15,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from ..bots import Bot, make_bot
+from ..bots.match import play
 from ..engine.actions import Action
 from ..engine.game import Game
 from ..engine.settings import Settings
@@ -205,19 +206,10 @@ class ChristianityEnv(AECEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ inside a step
     def _play_bots(self) -> None:
-        """Let bot seats take their decisions until an agent's comes up or the game ends."""
-        game = self.game
-        assert game is not None
-        while game.result is None:
-            pending = game.pending
-            if not pending:
-                break
-            seat, actions = pending[0]
-            bot = self._bots.get(seat)
-            if bot is None:
-                break
-            action = actions[0] if len(actions) == 1 else bot.choose(game.view(seat), actions)
-            game.apply(action)
+        """Let bot seats take their decisions until an agent's comes up or the game ends (the
+        match driver, uncapped: a game ends by its own rules)."""
+        assert self.game is not None
+        play(self.game, self._bots, max_actions=None)
 
     def _after_move(self) -> None:
         game = self.game

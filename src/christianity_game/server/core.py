@@ -43,6 +43,7 @@ from pydantic_core import to_json
 
 from ..bots import BOTS, LEVELS, is_bot_name, make_bot
 from ..bots.base import Bot
+from ..bots.match import bot_move, to_move
 from ..engine.actions import TABLE_ACTIONS, AdjustBadge, AnswerEnd, IllegalAction, action_from_json
 from ..engine.events import Event
 from ..engine import versions
@@ -416,12 +417,8 @@ class Room:
         return None
 
     def bot_to_move(self) -> int | None:
-        if self.game.result is not None:
-            return None
-        for seat, _ in self.game.pending:
-            if seat in self.bots:
-                return seat
-        return None
+        turn = to_move(self.game, self.bots)
+        return None if turn is None else turn[0]
 
     def events_since(self, state_id: int | None) -> tuple[int | None, list[Event]]:
         """(since, events after ``state_id``); since None when the id is missing or unknown."""
@@ -1731,23 +1728,17 @@ class GameServer:
         room.bot_pending = False
         if self.closing or self.rooms.get(room.game_id) is not room:
             return
-        seat = room.bot_to_move()
-        if seat is None:
+        turn = to_move(room.game, room.bots)
+        if turn is None:
             return
-        g = room.game
-        actions = g.legal_actions(seat)
-        if not actions:
-            return
+        g, (seat, actions) = room.game, turn
         if len(actions) > 1 and room.bots[seat].thinks:
             self._think_off_loop(room, seat, actions)
             return
-        try:
-            action = actions[0] if len(actions) == 1 else room.bots[seat].choose(g.view(seat), actions)
-            events = g.apply(action)
-        except Exception:   # noqa: BLE001 - a bot bug: log it and play the first legal action
-            game_log(room.game_id).exception("bot %s in game %s failed", seat, room.game_id)
-            action = actions[0]
-            events = g.apply(action)
+        def refused(seat: int, why: str, error: BaseException | None) -> None:   # a bot bug: the first legal action
+            game_log(room.game_id).error("bot %s in game %s %s", seat, room.game_id, why, exc_info=error)
+
+        action, events = bot_move(g, seat, actions, room.bots[seat], refused)
         self._accepted(room, action.to_json(), events, seat, None, None)
 
     def _bots_answer_end(self, room: Room) -> None:
