@@ -84,7 +84,7 @@ def test_readme_and_docs_stand_alone_in_a_fresh_clone() -> None:
         assert f"**{rule_id}" in rules or f"{rule_id} " in rules, rule_id
 
 
-# ------------------------------------------------------------------ a new deal each time (issue 20, 11)
+# ------------------------------------------------------------------ a new deal each time
 SEED_LINE = re.compile(r"Seed (\d+) — replay or deal again with --seed (\d+)")
 
 
@@ -123,7 +123,7 @@ def test_the_printed_seed_replays_the_same_game() -> None:
     assert f"seed {seed}" in again.output
 
 
-# ------------------------------------------------------------------ End your turn by reflex (issue 20, 11)
+# ------------------------------------------------------------------ End your turn by reflex
 def _menu(game: Game, seat: int) -> list[str]:
     """The options as the session lists them (copies of one action once), in order."""
     texts: list[str] = []
@@ -179,7 +179,7 @@ def test_ending_the_turn_with_a_card_to_play_and_yes_ends_it() -> None:
     assert seen["turn_after"] != seen["asked_in_turn"], "answering yes did not end the turn"
 
 
-# ------------------------------------------------------------------ one Righteous seat, no team (issue 20, 5)
+# ------------------------------------------------------------------ one Righteous seat, no team
 def test_a_solo_game_in_the_terminal_never_speaks_of_a_team() -> None:
     """Solo has one Righteous seat: reaching the shared level, gaining an ability and the status
     line name that seat ("Seat 1 has reached L1"), never "the team" or a teammate."""

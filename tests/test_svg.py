@@ -13,6 +13,7 @@ import pytest
 from christianity_game.cards import CardSet, load_texts, starter_set
 from christianity_game.cards.model import Boost, CardDef, Condition, Effect, Passive
 from christianity_game.render import glossary as gl
+from christianity_game.render import samples
 from christianity_game.render import svg
 from christianity_game.render.svg import (
     CARD_W, Mark, card_back_svg, card_marks, card_svg, legend_entries, legend_svg, mark_ambush, mark_attach,
@@ -406,12 +407,12 @@ def test_glossary_markdown() -> None:  # M-3
 
 
 def test_samples_are_written(tmp_path: Path) -> None:
-    written = svg._write_samples(str(tmp_path))
+    written = samples.write_samples(str(tmp_path))
     names = {Path(p).name for p in written}
     assert {"legend.svg", "back.svg", "glossary.md"} <= names
-    assert len([n for n in names if n.endswith(".svg")]) == 2 + len(svg.SAMPLE_CARDS)
-    kinds = {starter_set()[cid].kind for cid in svg.SAMPLE_CARDS}
-    assert len(kinds) == len(svg.SAMPLE_CARDS)
+    assert len([n for n in names if n.endswith(".svg")]) == 2 + len(samples.SAMPLE_CARDS)
+    kinds = {starter_set()[cid].kind for cid in samples.SAMPLE_CARDS}
+    assert len(kinds) == len(samples.SAMPLE_CARDS)
     for p in written:
         if p.endswith(".svg"):
             parse(Path(p).read_text(encoding="utf-8"))

@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 from .engine.game import Game
 from .engine.settings import Settings
+from .engine import BUILD
 from .native import engine_build
 
 LINEUPS: dict[int, tuple[str, str]] = {1: ("solo", "R"), 2: ("coop", "RR"), 3: ("coop", "RRR"),
@@ -157,7 +158,7 @@ def run_bench(seats_list: Sequence[int] = (1, 2, 4), seconds: float = 1.0, repea
         "python": sys.version.split()[0],
         "implementation": platform.python_implementation(),
         "machine": platform.machine(),
-        "engine": engine_build(),
+        "engine": engine_build(BUILD),
         "seconds": seconds,
         "repeats": repeats,
         "seed": seed,

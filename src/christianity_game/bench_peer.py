@@ -1,4 +1,4 @@
-"""Our engine beside a peer's (issue 9): OpenSpiel's pure-Python ``block_dominoes``, measured the same
+"""Our engine beside a peer's: OpenSpiel's pure-Python ``block_dominoes``, measured the same
 way in the same run, so anyone can rerun the comparison::
 
     christianity-game bench --against block_dominoes [--seconds 2] [--repeats 5]
@@ -22,7 +22,7 @@ otherwise stall for ever.
 Runs are interleaved (ours, peer, ours, peer ...) so a busy spell on the machine hits both alike;
 each figure is the median over the runs, and the ratio is ours / peer cost per action; the paired
 ratio (the median, over our runs, of each one's cost over that of the peer's run right after it)
-moves less with the machine's load. The load average is printed at the start and the end. Targets (issue 9): ours at most 0.6x the peer's cost
+moves less with the machine's load. The load average is printed at the start and the end. Targets: ours at most 0.6x the peer's cost
 per action in co-op RR, at most 0.75x in duel ER.
 
 Our engine runs as this process has it: the native build (the engine's hot modules compiled with
@@ -43,6 +43,7 @@ from typing import Any, Sequence
 
 from .engine.game import Game
 from .engine.settings import Settings
+from .engine import BUILD
 from .native import engine_build
 from .sim.lab import load_average
 
@@ -176,7 +177,7 @@ def run_peer_bench(against: str = "block_dominoes", seconds: float = 2.0, repeat
         "python": sys.version.split()[0],
         "implementation": platform.python_implementation(),
         "machine": platform.machine(),
-        "engine": engine_build(),
+        "engine": engine_build(BUILD),
         "peer": against,
         "peer_version": _peer_version(),
         "seconds": seconds,

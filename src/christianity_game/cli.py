@@ -574,7 +574,7 @@ def lab(
         r = sum(c.score_r) / c.games if c.games else 0.0
         e = sum(c.score_e) / c.games if c.games else 0.0
         cells = [f"{100 * c.win_rate:.1f} %", f"{100 * lo:.1f}–{100 * hi:.1f} %", f"{100 * c.capped_share:.1f} %"]
-        if duel:   # the pace of a duel (issue 21's length targets), as in the report
+        if duel:   # the pace of a duel (its length targets), as in the report
             data = c.to_json()
             rounds, first = data["rounds"], data["first_evil_turn_decisions"]
             cells += [f"{100 * c.round_limit_share:.1f} %", f"{rounds['median']:.0f}/{rounds['p90']:.0f}",
@@ -973,13 +973,14 @@ def serve(
                 sqlite_location(database, data or Path("data"))
             except StoreError as exc:
                 _fail(str(exc))
+    from .engine import BUILD
     from .native import engine_build
     if log_format == "json":   # every line on stderr is then a JSON object, this one too
         from .server import logs
         logs.configure(log_level, log_format)
-        logs.log.info("rules engine: %s", engine_build())
+        logs.log.info("rules engine: %s", engine_build(BUILD))
     else:
-        typer.echo(f"rules engine: {engine_build()}", err=True)
+        typer.echo(f"rules engine: {engine_build(BUILD)}", err=True)
     run_server(host=host, port=port, data_dir=str(data) if data is not None else None, bot_delay=bot_delay,
                log_level=log_level.lower(), log_format=log_format, database=database, workers=workers,
                cluster=cluster)

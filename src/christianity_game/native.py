@@ -142,10 +142,11 @@ def _load_shared_library() -> str | None:
     return None
 
 
-def engine_build() -> str:
-    """Which engine this process runs, in words (benches print it beside their figures)."""
-    from . import engine
-    if engine.BUILD == "native":
+def engine_build(build: str) -> str:
+    """Which engine this process runs, in words, from ``build``, the engine's
+    :data:`~christianity_game.engine.BUILD` (benches print it beside their figures). The engine
+    imports this module, so the caller hands its decision over."""
+    if build == "native":
         return f"native (the mypyc build of {len(NATIVE_MODULES)} engine modules)"
     if LOAD_ERROR is not None:
         return f"python ({LOAD_ERROR}: the Python engine)"

@@ -1,4 +1,4 @@
-"""What thinking costs: simulations a second, and how late decisions arrive under load (issue 24).
+"""What thinking costs: simulations a second, and how late decisions arrive under load.
 
     python -m christianity_game.bots.speed sims --positions 12 --ms 200
     python -m christianity_game.bots.speed latency --games 20 --level normal --decisions 10

@@ -1,8 +1,8 @@
 """Card pictures as SVG: the marks, the cards, the card back and the marks legend (G-5, M-3).
 
 Pure functions, standard library only: every function takes card data (or a mark's value) and
-returns SVG text. Nothing here reads or writes files (the ``__main__`` block at the bottom, run by
-hand, writes the samples of ``docs/cards/``).
+returns SVG text. Nothing here reads or writes files (:mod:`~christianity_game.render.samples`, run
+by hand, writes the samples of ``docs/cards/``).
 
 **One drawing of each mark.** Every mark a card can carry is drawn by one small function
 (:func:`mark_cost`, :func:`mark_resistance`, :func:`mark_rotate`, :func:`mark_humility`,
@@ -1015,34 +1015,3 @@ def legend_svg(*, width: float = 820) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(width)}" height="{_num(height)}" '
             f'viewBox="0 0 {_num(W)} {_num(H)}" role="img" aria-label="The marks on a card" class="marks-legend">'
             "<title>The Marks on a Card</title>" + head + "".join(body) + "</svg>")
-
-
-# ------------------------------------------------------------------------------------ the samples
-SAMPLE_CARDS: tuple[str, ...] = ("leave-the-ninety-nine", "rod-and-staff", "new-every-morning", "angel-of-light")
-
-
-def _write_samples(folder: str) -> list[str]:  # pragma: no cover - run by hand
-    from pathlib import Path
-
-    from ..cards import starter_set
-    from .glossary import glossary_markdown
-
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    cards = starter_set()
-    written = []
-    files: list[tuple[str, str]] = [("legend.svg", legend_svg() + "\n"), ("back.svg", card_back_svg() + "\n")]
-    files += [(f"{cid}.svg", card_svg(cards[cid]) + "\n") for cid in SAMPLE_CARDS]
-    files.append(("glossary.md", glossary_markdown(cards)))
-    for name, svg in files:
-        (out / name).write_text(svg, encoding="utf-8")
-        written.append(str(out / name))
-    return written
-
-
-if __name__ == "__main__":  # pragma: no cover
-    # python -m christianity_game.render.svg [folder]   (default: docs/cards)
-    import sys
-
-    for path in _write_samples(sys.argv[1] if len(sys.argv) > 1 else "docs/cards"):
-        print(path)

@@ -48,7 +48,7 @@ def load_average() -> list[float]:
 #: Duel cells get this turn cap unless the grid sets maxTurns (a duel has no round limit).
 DUEL_TURN_CAP = 200
 #: A game is "locked" when some seat goes this many of its own turns in a row with no option but
-#: to pass (issue 10: fewer than 1 % of games may be locked).
+#: to pass (the target: fewer than 1 % of games locked).
 LOCK_TURNS = 5
 DEFAULT_CHUNK = 25
 BACKENDS = ("process", "serial", "ray")
