@@ -1,33 +1,18 @@
 """Positions for any moment (DESIGN "Positions"): ``Game.to_position`` and ``Game.from_position``.
 
-The round-trip property: for 2,000 states reached in play (random legal play from seeded games of
-co-op RR / RRR, solo R and duel ER / EER / ERR, stopped at random points: mid-stack, mid-choice,
-mid-burst, at reward decisions, after the game ended), ``from_position(game.to_position())`` gives
-a game whose
-
-* views are equal for every seat and the spectator, ``state_id`` included (the position carries
-  it: nothing needs to be ignored);
-* legal actions are equal for every seat (the position carries every card's uid);
-* whole mutable state is equal (``state_helpers.fingerprint`` without the action list and the
-  log, which a position does not carry: it is a state, not a history);
-* and stays equal: a few more random actions, the same on both, keep views, legal actions and
-  state equal (the position carries deck order and the generator's state).
-
-Each position also passes through JSON and is checked to be TOML-able (no null, text keys, 64-bit
-integers). Then rule tests set the duel's state through positions and check it is honoured:
-combo chains (D-COMBO-1/4), streaks (D-MB-2), spent Habitual pairs (D-MR-1), per-seat levels
-rewarded (A-3), armed win clocks (D-W-E, D-W-R); and positions that are wrong are refused naming
-the key.
-
-Run time (measured, pinned to one core): about 16 s of CPU for the file (25 to 40 s of wall time on
-the shared two-core machine).
+The round-trip property (``from_position(game.to_position())`` is the same game, at 2,000 states
+reached in play, and for every table of every mode and variant) is checked in
+``tests/test_conformance.py`` with ``api_checks.rebuilt`` / ``assert_same``. Here: rule tests set
+the duel's state through positions and check it is honoured: combo chains (D-COMBO-1/4), streaks
+(D-MB-2), spent Habitual pairs (D-MR-1), per-seat levels rewarded (A-3), armed win clocks (D-W-E,
+D-W-R); positions that give some cards uids and not others; a game rebuilt mid-duel records and
+replays; and positions that are wrong are refused naming the key.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from typing import Any
 
 import pytest
@@ -35,160 +20,9 @@ import pytest
 from christianity_game import Game, Settings
 from christianity_game.engine.actions import ChooseReward
 from christianity_game.engine.position_format import PositionError
+from api_checks import rebuilt
 from duel_helpers import BROAD, E_FILL, R_FILL, DuelScenario
 from scenario import ANCHOR, FILLER, cost, res
-from state_helpers import fingerprint
-
-MODES = [("coop", "RR"), ("coop", "RRR"), ("solo", "R"), ("duel", "ER"), ("duel", "EER"), ("duel", "ERR")]
-STATES_PER_MODE = 334          # 6 modes: 2,004 states
-STOP_CHANCE = 0.04             # each action, the chance to stop and check the state reached
-FOLLOW_UP = 4                  # random actions applied to both games after each check
-INT64 = range(-(2 ** 63), 2 ** 63)
-
-
-def settings_for(mode: str, seed: int) -> Settings:
-    """Settings varied by seed, so positions are checked with each rule switch on and off."""
-    return Settings(evil_interrupt=seed % 3 != 2, mat_abilities=seed % 4 != 3, humility_rollover=seed % 5 != 4,
-                    max_turns=40 if mode == "duel" else 0)
-
-
-def assert_toml_able(x: Any, path: str = "position") -> None:
-    """Pure data a TOML file can hold: tables with text keys, lists, text, bools, 64-bit integers."""
-    if isinstance(x, dict):
-        for k, v in x.items():
-            assert isinstance(k, str), f"{path}: key {k!r} is not text"
-            assert_toml_able(v, f"{path}.{k}")
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            assert_toml_able(v, f"{path}[{i}]")
-    elif isinstance(x, bool) or isinstance(x, str):
-        pass
-    elif isinstance(x, int):
-        assert x in INT64, f"{path}: {x} does not fit a TOML integer"
-    else:
-        raise AssertionError(f"{path}: {x!r} ({type(x).__name__}) is not TOML data")
-
-
-def rebuilt(game: Game) -> Game:
-    """``from_position(game.to_position())`` after a JSON round trip of the position."""
-    position = game.to_position()
-    assert_toml_able(position)
-    data = json.loads(json.dumps(position))
-    assert data == position
-    return Game.from_position(data, mode=game.mode.name, lineup=game.lineup, seed=game.seed, settings=game.settings)
-
-
-def state_print(game: Game) -> Any:
-    """The fingerprint of the game's state, its generator reduced to the generator's ``state`` (a
-    generator may keep a cache of output it has worked out, which is not part of its state)."""
-    copy = game.clone()
-    copy.state.rng = copy.state.rng.state   # type: ignore[assignment]
-    return fingerprint(copy)[0]
-
-
-def assert_same(a: Game, b: Game, where: str) -> None:
-    """Equal views (every seat and the spectator), legal actions and state."""
-    for seat in [None, *range(len(a.lineup))]:
-        assert b.view(seat) == a.view(seat), f"{where}: view of {seat} differs"
-        if seat is not None:
-            assert b.legal_actions(seat) == a.legal_actions(seat), f"{where}: legal actions of {seat} differ"
-    assert state_print(b) == state_print(a), f"{where}: states differ"
-
-
-def kinds_of_moment(game: Game) -> set[str]:
-    """What is open in a state, to show the random states cover the moments that matter."""
-    st = game.state
-    out = set()
-    if st.result is not None:
-        out.add("over")
-    if st.stack:
-        out.add("stack")
-    if st.choice is not None:
-        out.add("choice")
-    if st.offers:
-        out.add("offer")
-    if st.window:
-        out.add("window")
-    if st.threats:
-        out.add("threats")
-    if st.effects:
-        out.add("effects")
-    d = st.duel
-    if d is not None:
-        if d.reward_queue:
-            out.add("reward")
-        if d.chain_count:
-            out.add("chain")
-        if d.evil_window:
-            out.add("evil_window")
-        if d.answering:
-            out.add("answering")
-        if d.flagged:
-            out.add("spent")
-        if d.e_clock is not None or d.r_clock is not None:
-            out.add("clock")
-    return out
-
-
-@pytest.mark.parametrize("mode,lineup", MODES)
-def test_to_position_round_trip(mode: str, lineup: str) -> None:
-    """``from_position(to_position())`` equals the original at STATES_PER_MODE random states of the mode."""
-    seen: Counter[str] = Counter()
-    checked = 0
-    seed = 0
-    while checked < STATES_PER_MODE:
-        seed += 1
-        rnd = random.Random(f"{mode}{lineup}{seed}")
-        game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings_for(mode, seed))
-        while checked < STATES_PER_MODE:
-            if game.result is not None or rnd.random() < STOP_CHANCE:
-                checked += 1
-                where = f"{mode} {lineup} seed {seed} after {len(game.actions)} actions"
-                seen.update(kinds_of_moment(game))
-                copy = rebuilt(game)
-                assert copy.log == [], f"{where}: the rebuilt game ran automatic steps"
-                assert_same(game, copy, where)
-                trial = game.clone()
-                for _ in range(FOLLOW_UP):   # the copy accepts (checked apply) what the original does
-                    if trial.result is not None:
-                        break
-                    action = rnd.choice(trial.pending[0][1])
-                    trial.apply(action)
-                    copy.apply(action)
-                assert_same(trial, copy, f"{where}, then {FOLLOW_UP} more")
-                if game.result is not None:
-                    break
-            game.apply(rnd.choice(game.pending[0][1]))
-    # the random states reach the moments the positions must carry
-    expected = ({"reward", "chain", "evil_window", "answering", "threats", "spent", "over"} if mode == "duel"
-                else {"stack", "offer", "window", "threats", "choice", "over"})
-    assert expected <= set(seen), f"never met: {expected - set(seen)} ({dict(seen)})"
-
-
-def test_round_trip_covers_choices_and_pending_effects() -> None:
-    """Mid-choice states with effects still waiting (a card's later effects after a discard or a
-    search) round-trip too: play co-op until such states are met, and check each."""
-    met = 0
-    for seed in range(200):
-        rnd = random.Random(seed)
-        game = Game.new(mode="coop", lineup="RR", seed=seed)
-        while game.result is None and met < 40:
-            if game.state.choice is not None:
-                met += 1
-                assert_same(game, rebuilt(game), f"coop seed {seed} at a {game.state.choice.purpose} choice")
-            game.apply(rnd.choice(game.pending[0][1]))
-        if met >= 40:
-            break
-    assert met >= 40
-
-
-def test_a_scenario_file_position_round_trips() -> None:
-    """A position written by hand (scenario 04, deck_from shuffles, no uids) round-trips after it starts."""
-    from christianity_game.scenarios import scenario
-
-    game = scenario("evil-at-6-habituals").new_game(seed=5)
-    assert_same(game, rebuilt(game), "scenario 04")
-
 
 # ------------------------------------------------------------------------------------------------
 # The duel's state set through positions

@@ -15,8 +15,11 @@ Every game of every batch is checked for:
 * no leaks: no seat's view (nor the spectator's) shows a card of another seat's hand, any deck, or
   another seat's face-down Cost Zone; no event filtered with ``for_seat`` shows a card that was
   hidden from that seat both before and after the action (DESIGN "Hidden information");
-* clone fidelity: a clone taken mid-game and driven by the same choices ends in the same record;
-* determinism: the same seed and the same choices give identical records and views.
+* clone fidelity: a clone taken mid-game and driven by the same choices ends in the same record.
+
+The checks of views, events, zones and badges are ``tests/api_checks.py``'s, shared with the API
+conformance test; clone independence and same-seed determinism by line-up are checked there too
+(``tests/test_conformance.py``), for every mode and variant.
 
 Batches are parametrized by line-up (R solo, RR, RRR, RRRR co-op) and by the settings
 ``mat_abilities`` and ``humility_rollover``; ``solo_fee`` cycles 1..3 with the seed. The bulk of the
@@ -29,7 +32,7 @@ import json
 import random
 import zlib
 from collections import Counter
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings as hsettings, strategies as st
@@ -40,7 +43,8 @@ from christianity_game import (
 )
 from christianity_game.engine.actions import ACTION_TYPES
 from christianity_game.engine.game import ABILITIES
-from state_helpers import fingerprint, snapshot
+from api_checks import check_badges, check_events, check_view, check_zones, choose, make_settings
+from state_helpers import snapshot
 
 MODES = {"R": "solo", "RR": "coop", "RRR": "coop", "RRRR": "coop"}
 # Games per (line-up, settings) batch; 4 settings combinations per line-up.
@@ -50,7 +54,6 @@ STEP_CAP = 20_000          # far above the longest game seen (~1,500 actions for
 PROBE_EVERY = 120          # mean actions between probes (views, clones, unlisted actions)
 CHECKED_SHARE = 0.05       # share of moves applied through the checked ``apply`` (and replay
                            # re-applies every move of every game through it)
-MAX_HUMILITY, MAX_MATURITY = 10, 3
 SETTING_COMBOS = [(m, r) for m in (True, False) for r in (True, False)]
 
 
@@ -62,10 +65,6 @@ def stable_seed(*parts: Any) -> int:
     return zlib.crc32(repr(parts).encode())
 
 
-def make_settings(mat: bool, rollover: bool, seed: int) -> Settings:
-    return Settings(mat_abilities=mat, humility_rollover=rollover, solo_fee=1 + seed % 3)
-
-
 def quick_snapshot(game: Game) -> tuple[Any, Any, Any]:
     """What a refused action must leave alone, cheaper than ``fingerprint``: counters, the
     generator, tapped / face-up sets, the spectator view and the zones."""
@@ -74,142 +73,6 @@ def quick_snapshot(game: Game) -> tuple[Any, Any, Any]:
              frozenset(st_.face_up), st_.choice and tuple(st_.choice.options), tuple(st_.window),
              tuple(st_.phase_passes), len(st_.offers), len(st_.effects), tuple(st_.abilities))
     return light, game.view(None), game.card_zone_map()
-
-
-def check_zones(game: Game, where: str = "") -> dict[int, str]:
-    """G-2: each uid in exactly one zone (``card_zone_map`` raises if one is in two), all covered."""
-    zones = game.card_zone_map()
-    n = len(game.defs)
-    if zones.keys() != _all_uids(n):
-        missing = sorted(set(range(n)) - set(zones))
-        extra = sorted(set(zones) - set(range(n)), key=repr)
-        raise AssertionError(f"{where}: cards missing from every zone {missing}, unknown cards {extra}")
-    return zones
-
-
-_UIDS: dict[int, frozenset[int]] = {}
-
-
-def _all_uids(n: int) -> frozenset[int]:
-    if n not in _UIDS:
-        _UIDS[n] = frozenset(range(n))
-    return _UIDS[n]
-
-
-def check_badges(game: Game, where: str = "") -> None:
-    """S-1, S-7: Humility 0..10, Maturity 0..3 for every Righteous seat."""
-    for i, sd in enumerate(game.state.seats):
-        if sd.side == "righteous":
-            assert 0 <= sd.humility <= MAX_HUMILITY, f"{where}: seat {i} Humility {sd.humility}"
-            assert 0 <= sd.maturity <= MAX_MATURITY, f"{where}: seat {i} Maturity {sd.maturity}"
-
-
-def hidden_from(viewer: int | None, uid: int, zones: dict[int, str], face_up: set[int],
-                foresight: set[int] = frozenset()) -> bool:  # type: ignore[assignment]
-    """True when ``viewer`` may not know where ``uid`` is or what it is (DESIGN "Hidden information")."""
-    zone = zones[uid]
-    if zone == "evil_deck":
-        return uid not in foresight   # Foresight (A-1) reveals the Evil deck's next draws
-    head, _, kind = zone.partition(".")
-    if kind == "deck":
-        return True
-    if kind == "hand":
-        return viewer is None or int(head) != viewer
-    if kind == "cost_zone":
-        return (viewer is None or int(head) != viewer) and uid not in face_up
-    return False
-
-
-def card_objects(obj: Any) -> Iterator[dict[str, Any]]:
-    """Every dict inside a JSON value (iterative: views are walked thousands of times)."""
-    stack = [obj]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            yield node
-            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
-        elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, (dict, list)))
-
-
-def check_view(game: Game, viewer: int | None, where: str = "") -> dict[str, Any]:
-    """A view shows no card the viewer may not see, and hidden cards carry neither uid nor id."""
-    st_ = game.state
-    view = game.view(viewer)
-    text = json.dumps(view)   # JSON-able
-    if st_.rng.state > 1 << 24:
-        assert str(st_.rng.state) not in text, f"{where}: viewer {viewer} sees the generator state"
-    zones = game.card_zone_map()
-    face_up = st_.face_up
-    foresight = set(st_.foresight)
-    allowed: set[int] = set()
-    c = st_.choice
-    if viewer is not None and c is not None and c.seat == viewer and c.purpose == "search":
-        allowed = set(c.options)   # searching your own deck shows you its matching cards
-    forbidden = {u for u in zones if hidden_from(viewer, u, zones, face_up, foresight)} - allowed
-    for node in card_objects(view):
-        if node.get("hidden") is True:
-            assert "uid" not in node and "id" not in node, f"{where}: viewer {viewer}: hidden card {node}"
-        uid = node.get("uid")
-        if uid is not None and node.get("item") != "boost":
-            # (a boost on the stack names the card it came from, whose identity went public when
-            # it was played, even if the card has since been reshuffled into a hidden zone)
-            assert uid not in forbidden, f"{where}: viewer {viewer} sees card {uid} ({zones[uid]}): {node}"
-    for a in view["pending"]:
-        for key in ("card", "option", "threat"):
-            u = a.get(key)
-            if u is not None:
-                assert u not in forbidden, f"{where}: viewer {viewer} pending action names hidden card {u}: {a}"
-    for i, sv in enumerate(view["seats"]):
-        sd = st_.seats[i]
-        assert sv["hand_size"] == len(sd.hand) and sv["deck_size"] == len(sd.deck)
-        if viewer != i:
-            assert all(h == {"hidden": True} for h in sv["hand"]), f"{where}: viewer {viewer} sees hand of {i}"
-            for entry, u in zip(sv["cost_zone"], sd.cost_zone):
-                if u not in face_up:
-                    assert "uid" not in entry and "id" not in entry, f"{where}: face-down card of {i} shown"
-        assert "deck_order" not in sv
-    if viewer is None:
-        assert view["pending"] == [] and view["choice"] is None
-    return view
-
-
-def check_events(game: Game, events: list[Any], before: dict[int, str], face_before: set[int],
-                 after: dict[int, str], face_after: set[int], where: str = "") -> None:
-    """No event shows a seat a card that was hidden from it both before and after the action."""
-    n = len(game.state.seats)
-    # A card can pass through a public zone within one action and end hidden again: played, to the
-    # discard pile, reshuffled into the deck (and perhaps drawn). Such cards are not judged here.
-    remade = {f"{e.seat}." for e in events if e.kind in ("reshuffled", "restored")}
-    if any(e.kind == "evil_deck_refilled" for e in events):
-        remade.add("evil_deck")
-    for e in events:
-        if e.kind in ("drew", "found"):
-            assert e.private_to == e.seat, f"{where}: {e!r} is not private to its seat"
-        if e.uid is None or e.uid < 0 or e.kind == "boost_taken" or (e.kind == "resolved" and "boost" in e.data):
-            continue   # a boost names its (public, already played) source card, not a card that moves
-        u = e.uid
-        za = after.get(u, "")
-        if not za.endswith(("hand", "deck", "cost_zone")) or u not in before:
-            continue   # the card ends in a public zone (or left the game's zones): nothing stays hidden
-        if any(za.startswith(r) for r in remade):
-            continue
-        for viewer in [None, *range(n)]:
-            out = e.for_seat(viewer)
-            if "uid" not in out and "card" not in out:
-                continue
-            if hidden_from(viewer, u, before, face_before) and hidden_from(viewer, u, after, face_after):
-                raise AssertionError(f"{where}: event {out} shows viewer {viewer} card {u} "
-                                     f"({before[u]} -> {after[u]})")
-
-
-def choose(rnd: random.Random, acts: list[Action], eager: bool) -> Action:
-    """The random bot: uniform, or (eager) avoiding Pass most of the time to go deeper into the rules."""
-    if eager and len(acts) > 1 and rnd.random() < 0.85:
-        non_pass = [a for a in acts if not isinstance(a, Pass)]
-        if non_pass:
-            return rnd.choice(non_pass)
-    return rnd.choice(acts)
 
 
 # --- unlisted actions ---------------------------------------------------------------------------
@@ -461,63 +324,6 @@ def test_random_games_hold_every_property(lineup: str, mat: bool, rollover: bool
         assert not (stats.played["ChooseAbility"] or stats.played["BuyAbility"] or stats.played["UseAbility"])
     assert stats.probes >= stats.games and stats.clone_applies > stats.games
     assert len(stats.codes) >= 5, stats.codes
-
-
-# ------------------------------------------------------------------------------------------------
-# determinism and clones
-
-
-@pytest.mark.parametrize("lineup", list(GAMES))
-def test_same_seed_same_choices_same_game(lineup: str) -> None:
-    """G-6 / DESIGN "Determinism": two games with one seed and one chooser agree at every step."""
-    mode = MODES[lineup]
-    for seed in range(6):
-        settings = make_settings(seed % 2 == 0, seed % 3 != 0, seed)
-        games = [Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings) for _ in range(2)]
-        rnds = [random.Random(seed), random.Random(seed)]
-        steps = 0
-        while games[0].result is None:
-            steps += 1
-            picks = [choose(r, g.pending[0][1], eager=seed % 2 == 1) for g, r in zip(games, rnds)]
-            assert picks[0] == picks[1]
-            assert games[0].pending == games[1].pending
-            for g, a in zip(games, picks):
-                g.apply(a) if steps % 5 == 0 else g.apply_unchecked(a)
-            if steps % 25 == 0:
-                for v in [None, *range(len(lineup))]:
-                    assert games[0].view(v) == games[1].view(v)
-        assert games[1].result == games[0].result
-        assert games[0].to_record() == games[1].to_record()
-        assert games[0].log == games[1].log
-        for v in [None, *range(len(lineup))]:
-            assert games[0].view(v) == games[1].view(v)
-    # a different seed deals a different game
-    one, two = Game.new(mode=mode, lineup=lineup, seed=1), Game.new(mode=mode, lineup=lineup, seed=2)
-    assert one.view(0) != two.view(0)
-
-
-@pytest.mark.parametrize("lineup", ["R", "RRR"])
-def test_clone_and_original_are_independent(lineup: str) -> None:
-    """DESIGN "Cheap to copy": a clone shares nothing mutable with its original, in both directions."""
-    mode = MODES[lineup]
-    for seed in range(5):
-        game = Game.new(mode=mode, lineup=lineup, seed=seed)
-        rnd = random.Random(seed)
-        snaps = []
-        while game.result is None:
-            if rnd.random() < 0.02:
-                snaps.append((game.clone(), snapshot(game)))
-            game.apply_unchecked(choose(rnd, game.pending[0][1], eager=True))
-        # the original ran to the end: every clone still holds the state it was taken in
-        for clone, snap in snaps:
-            assert snapshot(clone) == snap
-        # and driving the clones to their own ends leaves the finished original alone
-        final = snapshot(game)
-        for clone, _ in snaps:
-            while clone.result is None:
-                clone.apply_unchecked(choose(rnd, clone.pending[0][1], eager=False))
-            check_zones(clone)
-        assert snapshot(game) == final
 
 
 # ------------------------------------------------------------------------------------------------
