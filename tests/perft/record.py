@@ -176,7 +176,10 @@ def cmd_cut(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m tests.perft.record", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.perft.record", description=__doc__.split("\n\n")[0],
+        epilog="Regenerate only with a rules-version change (engine/versions.py), never to make a failing "
+               "test pass: see this module's docstring (tests/perft/record.py).")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("perft", help="rewrite the counts of every tests/perft/*.toml")
     sub.add_parser("legal", help="rewrite tests/fixtures/legal-lists.json.xz")
