@@ -105,6 +105,7 @@ def play(game: Game, bots: Mapping[int, Decider], max_actions: int | None = 2000
     ``watch(game, seat, actions)`` sees each decision before it is taken (the lab counts turns with
     no option but to pass with it; it must not change the game); ``refused`` and ``announce``: see
     :func:`bot_move`; ``moved(seat, action, events)`` sees each move once applied."""
+    plain = refused is None and announce is None and moved is None   # the lab's loop: the move alone
     for done in range(max_actions) if max_actions is not None else itertools.count():
         pending = game.pending
         if not pending:
@@ -115,6 +116,9 @@ def play(game: Game, bots: Mapping[int, Decider], max_actions: int | None = 2000
             return done
         if watch is not None:
             watch(game, seat, actions)
+        if plain:   # bot_move's without its hooks, one call less a move
+            game.apply(pick(bot, game, seat, actions))
+            continue
         action, events = bot_move(game, seat, actions, bot, refused, announce)
         if moved is not None:
             moved(seat, action, events)
