@@ -37,10 +37,12 @@ LEVELS: dict[str, str] = {
     "hard": "mcts:1s",
 }
 
-#: Budgeted bot families and the parser of each one's names (``family:200ms``, ``family:500it``).
-_BUDGETED: dict[str, Callable[[str], tuple[float | None, int | None]]] = {
-    "search": search_budget,
-    "mcts": mcts_budget,
+#: Budgeted bot families: the parser of each one's names (``family:200ms``, ``family:1.5s``,
+#: ``family:500it``; a ``ValueError`` that shows the forms) and the maker of its bots from a name.
+_BUDGETED: dict[str, tuple[Callable[[str], tuple[float | None, int | None]],
+                           Callable[[str, int, CardSet | None], Bot]]] = {
+    "search": (search_budget, make_search_bot),
+    "mcts": (mcts_budget, make_mcts_bot),
 }
 
 
@@ -60,7 +62,7 @@ def is_bot_name(name: object) -> bool:
     head, sep, _ = name.partition(":")
     if sep and head in _BUDGETED:
         try:
-            _BUDGETED[head](name)
+            _BUDGETED[head][0](name)
         except ValueError:
             return False
         return True
@@ -75,12 +77,9 @@ def make_bot(name: str, seed: int = 0, cards: CardSet | None = None) -> Bot:
     factory = BOTS.get(name) if isinstance(name, str) else None
     if factory is not None:
         return factory(seed, cards)
-    if is_bot_name(name):
-        if name.startswith("mcts:"):
-            return make_mcts_bot(name, seed, cards)
-        return make_search_bot(name, seed, cards)
-    if isinstance(name, str) and name.partition(":")[0] in _BUDGETED and ":" in name:
-        _BUDGETED[name.partition(":")[0]](name)   # a budgeted bot with a bad budget: say what is wrong with it
+    head, sep, _ = name.partition(":") if isinstance(name, str) else ("", "", "")
+    if sep and head in _BUDGETED:
+        return _BUDGETED[head][1](name, seed, cards)   # a bad budget: its parser says what is wrong
     raise ValueError(f"unknown bot {name!r}; known: {', '.join(list(LEVELS) + sorted(BOTS))} "
                      f"(search and mcts take a budget: search:50ms, mcts:200ms, mcts:500it)")
 
