@@ -857,7 +857,6 @@ def bench(
 ) -> None:
     """Measure the engine's speed (actions, clones and games a second), or with --against compare
     it with a peer engine (CPU time per action, random legal play, checked apply on both sides)."""
-    import importlib
     if against is not None:
         from .bench_peer import PEERS, PeerUnavailable, format_peer_bench, run_peer_bench
         if against not in PEERS:
@@ -870,12 +869,8 @@ def bench(
             _fail(str(exc), 1)
         typer.echo(format_peer_bench(peer_result))
         return
-    try:
-        module = importlib.import_module("christianity_game.bench")
-    except ImportError:
-        _fail("the bench module is not available yet", 1)
-    result = module.run_bench()
-    typer.echo(module.format_bench(result))
+    from .bench import format_bench, run_bench
+    typer.echo(format_bench(run_bench()))
 
 
 @app.command()
