@@ -10,7 +10,6 @@ Bad flags and values end with exit code 2 and one line on stderr (never a traceb
 
 from __future__ import annotations
 
-import inspect
 import json
 import sys
 import time
@@ -31,6 +30,7 @@ from .render.terminal import (
 )
 
 if TYPE_CHECKING:
+    from .bots.base import Bot
     from .sim.lab import RunOptions
 
 PROG = "christianity-game"
@@ -229,22 +229,11 @@ def _seat_list(text: str, n_seats: int, flag: str) -> list[int]:
     return out
 
 
-def _make_bot(name: str, seed: int, cards: CardSet | None) -> Any:
+def _bot_or_fail(name: str, seed: int, cards: CardSet | None) -> Bot:
+    """The bot of level ``name`` (:func:`christianity_game.bots.make_bot`), or exit code 2 with the reason."""
     from .bots import make_bot
     try:
-        params = inspect.signature(make_bot).parameters
-    except (TypeError, ValueError):  # pragma: no cover
-        params = {}  # type: ignore[assignment]
-    if "cards" in params and cards is not None:
-        return make_bot(name, seed, cards=cards)
-    return make_bot(name, seed)
-
-
-def _bot_or_fail(name: str, seed: int, cards: CardSet | None) -> Any:
-    try:
-        return _make_bot(name, seed, cards)
-    except ImportError:
-        _fail("the bots package is not available", 1)
+        return make_bot(name, seed, cards)
     except (ValueError, KeyError) as exc:
         msg = exc.args[0] if exc.args else str(exc)
         _fail(str(msg))
