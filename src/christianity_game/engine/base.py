@@ -7,14 +7,15 @@ module per part of the rules, each a class that builds on the one below:
 
     base -> costs (Z) -> abilities (A) -> badges (S) -> effects (G-5) -> stack (P, CO-5..7)
          -> legal (the move generator) -> coop (CO-4, CO-W) -> flow (CO-1..3, turns and
-         decisions) -> game (the public Game); duel_clocks (D-W) and duel (D) add the duel's
-         hooks on top of flow.
+         decisions) -> table (G-7, G-8, S-8) -> game (the public Game); duel_clocks (D-W) and
+         duel (D) add the duel's hooks on top of game.
 
 A lower module that must reach a rule carried out higher up calls a hook declared here (at the end
-of the class), so every call is typed and no module imports another's private names.
+of the class), so every call is typed and no module imports another's private names. Which module
+carries out each rule: docs/design.md, "Where each rule lives".
 
-Rules: G-1..G-4 (seats, sides, kinds), S-1 and S-7 (badge limits), A-1 (the abilities and prices,
-DECISION A-2: high tier 11, low tier 7).
+Rules: G-1..G-4 (seats, sides, kinds), S-1 and S-7 (badge limits; the numbers are in
+:mod:`.numbers`).
 """
 
 from __future__ import annotations

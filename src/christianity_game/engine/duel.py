@@ -2,9 +2,8 @@
 
 Rules: D-INT-1..6 (Evil at instant speed, answers, Resistance only in response), D-COMBO-1..4,
 D-DOM-1..3, D-MR-1..7 (Evil micro-rewards), D-MB-1..3 (Righteous micro-boosts), A-3 and A-4 (a
-free ability per seat level), S-6 (one level a turn); seats, turn order and draws are the mode's
-hooks (:mod:`.modes`); the win clocks D-W-R and D-W-E and the turn cap (D-SCORE) are in
-:mod:`.duel_clocks`.
+free ability per seat level), S-6 (one level a turn). Seats, turn order and draws are the mode's
+hooks (:mod:`.modes`); the win clocks and the turn cap are in :mod:`.duel_clocks`.
 
 ``DuelRules`` are the duel's hooks over the shared rules (``DuelGame`` is the Game class that carries
 them; one line of classes, so the engine compiles with mypyc): Evil

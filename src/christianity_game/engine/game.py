@@ -1,4 +1,4 @@
-"""The game: the public face of the rules engine (DESIGN "Public API").
+"""The game: the public face of the rules engine (docs/design.md, "The engine's contract").
 
 ``Game`` is the one public class: ``new`` / ``from_position`` / ``from_record`` start a game;
 ``pending`` and ``legal_actions`` say who may act and how; ``apply`` validates an action, changes
@@ -6,10 +6,9 @@ the state, runs every automatic step up to the next decision and returns the eve
 what a seat may see; ``clone``, ``to_record`` and ``to_position`` copy it. All waiting is data;
 nothing here prints, blocks or does I/O.
 
-The rules themselves live one module per part of the rules (see :mod:`.base` for the map):
-costs (Z), badges (S), effects (G-5), abilities (A), stack (P), legal (the move generator),
-coop (CO), flow (turns and decisions), duel (D). Rules here: G-6 (seeded, reproducible games;
-records), S-8 (manual adjustment), Z-4 and the opening hand (DECISION) at the deal.
+The rules themselves live one module per part of the rules, each a class on top of the one below
+(:mod:`.base` has the line; docs/design.md, "Where each rule lives", the map). Rules here: G-6
+(seeded, reproducible games; records), Z-4 and the opening hand (DECISION) at the deal.
 """
 
 from __future__ import annotations
@@ -61,7 +60,7 @@ def _listed(action: object, actions: list[Action]) -> bool:
 
 
 class Game(TableRules):
-    """One game of the Christianity Strategy Card Game. See DESIGN.md for the contract."""
+    """One game of the Christianity Strategy Card Game (docs/design.md, "The engine's contract")."""
 
     __slots__ = ()
 

@@ -10,6 +10,9 @@ Each :class:`Variant` is a field of :class:`~.settings.Settings` (same name), wi
 the values it allows, the printed value, a sentence a player understands, and the rule IDs it
 departs from. The lobby, the game menu, the rules page, the end panel, records and the lab's and
 tuner's reports all read this table; nothing else lists variants.
+
+Rules: V-1..V-3 (the printed rules are the default; each departure a named, recorded table
+setting that names the rules it departs from; the recommended set).
 """
 
 from __future__ import annotations
