@@ -1,4 +1,4 @@
-"""Scenario tests' helper (DESIGN "Scenario tests"), in the spirit of XMage's test base.
+"""Scenario tests' helper (docs/design.md, "Scenario tests"), in the spirit of XMage's test base.
 
 Build a position, start the game, script the actions, run strictly, assert::
 

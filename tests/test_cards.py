@@ -1,4 +1,4 @@
-"""The bundled starter card set and the card-file loader (G-4, G-5; DESIGN "Cards").
+"""The bundled starter card set and the card-file loader (G-4, G-5; docs/design.md, "A card effect").
 
 * the starter set loads, deck sizes and shapes are right;
 * every mark and keyword of G-5 appears on at least one card;
@@ -419,7 +419,7 @@ def card_text_problems(card: CardDef) -> list[str]:
     return problems
 
 
-def test_card_texts_agree_with_effects(cards: CardSet) -> None:  # G-5, DESIGN "Cards"
+def test_card_texts_agree_with_effects(cards: CardSet) -> None:  # G-5, docs/design.md, "A card effect"
     problems = [p for card in cards for p in card_text_problems(card)]
     assert not problems, "\n".join(problems)
 

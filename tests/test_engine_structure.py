@@ -1,6 +1,7 @@
-"""The package's shape (DESIGN "Inside engine/" and "Layers"): rules in their own modules, each
-opening with a docstring that says what it carries out; no import circle anywhere in the package;
-no engine module imports another's private names; no engine module over about 600 lines.
+"""The package's shape (docs/design.md, "Inside the engine" and "The layers"): rules in their own
+modules, each opening with a docstring that says what it carries out; no import circle anywhere in
+the package; no engine module imports another's private names; no engine module over about 600
+lines.
 
 **What counts as an import, for circles.** Every ``import`` and ``from ... import`` of one of the
 package's modules: at module level, under ``if TYPE_CHECKING:`` (a circle of annotations is still

@@ -1,4 +1,4 @@
-"""Games outlive upgrades (G-6, DESIGN "Determinism"): a record always replays as it was played.
+"""Games outlive upgrades (G-6, docs/design.md, "Determinism"): a record always replays as it was played.
 
 * every golden record under ``tests/records/`` (seeded games of every mode, line-up and duel
   scenario, finished and unfinished, recorded with the engine of their day; two of them written in

@@ -1,5 +1,5 @@
-"""No legal action depends on a card its seat cannot see (issue 9, D-MR-5, DESIGN "Hidden
-information by construction").
+"""No legal action depends on a card its seat cannot see (D-MR-5, docs/design.md, "Hidden
+information").
 
 Over 500 seeded duel games, at every decision the deciding seat's legal actions are compared with
 those of worlds in which everything that seat cannot see is dealt again (``Game.determinize``:

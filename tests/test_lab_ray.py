@@ -105,9 +105,9 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 @pytest.fixture(scope="module")
 def two_node_cluster() -> Iterator[tuple[str, dict[str, str]]]:
-    """A head and a second node, started as a user would (``ray start``, README "The lab on a Ray
-    cluster"), bound to 127.0.0.1, with token authentication on. Yields (address, environment a
-    driver needs: RAY_AUTH_MODE=token and the token's file)."""
+    """A head and a second node, started as a user would (``ray start``, docs/developers.md, "The
+    lab on a Ray cluster"), bound to 127.0.0.1, with token authentication on. Yields (address,
+    environment a driver needs: RAY_AUTH_MODE=token and the token's file)."""
     root = Path(tempfile.mkdtemp(prefix="cgray", dir="/tmp"))   # short: Ray's socket paths must be
     token = root / "auth_token"
     token.write_text(secrets.token_hex(32))

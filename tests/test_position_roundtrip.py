@@ -1,4 +1,4 @@
-"""Positions for any moment (DESIGN "Positions"): ``Game.to_position`` and ``Game.from_position``.
+"""Positions for any moment (docs/design.md, "Positions"): ``Game.to_position`` and ``Game.from_position``.
 
 The round-trip property (``from_position(game.to_position())`` is the same game, at 2,000 states
 reached in play, and for every table of every mode and variant) is checked in

@@ -1,4 +1,4 @@
-"""Property tests over thousands of seeded random-bot games (DESIGN "The engine's contract").
+"""Property tests over thousands of seeded random-bot games (docs/design.md, "The engine's contract").
 
 Every game of every batch is checked for:
 
@@ -14,7 +14,7 @@ Every game of every batch is checked for:
 * replay: ``Game.from_record(game.to_record())`` gives the same record, views, log and result (G-6);
 * no leaks: no seat's view (nor the spectator's) shows a card of another seat's hand, any deck, or
   another seat's face-down Cost Zone; no event filtered with ``for_seat`` shows a card that was
-  hidden from that seat both before and after the action (DESIGN "Hidden information");
+  hidden from that seat both before and after the action (docs/design.md, "Hidden information");
 * clone fidelity: a clone taken mid-game and driven by the same choices ends in the same record.
 
 The checks of views, events, zones and badges are ``tests/api_checks.py``'s, shared with the API
@@ -303,7 +303,7 @@ def play_checked(mode: str, lineup: str, seed: int, settings: Settings, stats: S
 @pytest.mark.parametrize("mat,rollover", SETTING_COMBOS, ids=lambda v: str(v))
 @pytest.mark.parametrize("lineup", list(GAMES))
 def test_random_games_hold_every_property(lineup: str, mat: bool, rollover: bool) -> None:
-    """G-2, S-1, S-7, CO-W-1..4, G-6, DESIGN contract: the properties above, over a batch of games."""
+    """G-2, S-1, S-7, CO-W-1..4, G-6, the engine's contract (docs/design.md): the properties above, over a batch of games."""
     mode = MODES[lineup]
     stats = Stats()
     for k in range(GAMES[lineup]):
@@ -358,7 +358,7 @@ MALFORMED: list[Any] = [
 
 @pytest.mark.parametrize("lineup", ["R", "RR", "RRRR"])
 def test_malformed_json_actions_refused(lineup: str) -> None:
-    """DESIGN: a malformed action is refused with IllegalAction('malformed') and changes nothing."""
+    """docs/design.md, "Actions": a malformed action is refused with IllegalAction('malformed') and changes nothing."""
     game = _midgame(MODES[lineup], lineup, 3, 60)
     before = snapshot(game)
     for data in MALFORMED:

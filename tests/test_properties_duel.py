@@ -1,4 +1,4 @@
-"""Property tests for duel games (RULES.md section D, DESIGN "The engine's contract").
+"""Property tests for duel games (docs/rules.md section D, docs/design.md, "The engine's contract").
 
 Line-ups ER, EER, ERR, EERR, EEERR, each with ``evil_interrupt`` on and off, played by seeded
 random bots (and a few games with the heuristic bot, ``make_bot("heuristic", ...)``, in every
@@ -256,7 +256,7 @@ def play_random(lineup: str, interrupt: bool, seed: int, stats: Counter[str], *,
 @pytest.mark.parametrize("interrupt", [True, False], ids=["interrupt", "no_interrupt"])
 @pytest.mark.parametrize("lineup", LINEUPS)
 def test_random_duels_hold_every_property(lineup: str, interrupt: bool) -> None:
-    """D-1, D-TURN-2, D-W-R, D-W-E, D-SCORE, G-2, G-3, G-6 and the DESIGN contract over random duels."""
+    """D-1, D-TURN-2, D-W-R, D-W-E, D-SCORE, G-2, G-3, G-6 and the engine's contract over random duels."""
     stats: Counter[str] = Counter()
     for k in range(GAMES[lineup]):
         seed = stable_seed("duel", lineup, interrupt, k)

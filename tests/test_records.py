@@ -1,4 +1,4 @@
-"""Game records (G-6, DESIGN "Determinism"): settings + seed + decks + actions, replayed exactly.
+"""Game records (G-6, docs/design.md, "Determinism"): settings + seed + decks + actions, replayed exactly.
 
 * a record survives ``json.dumps`` / ``json.loads`` and replays to the same game: same record,
   views of every seat and of a spectator, log, result and score; finished and unfinished games,
@@ -134,7 +134,7 @@ def test_record_with_manual_adjustments_round_trips() -> None:
 
 
 def test_record_of_a_position_round_trips(scenario: Any) -> None:
-    """DESIGN "Positions": a game started from a position keeps the position in its record."""
+    """docs/design.md, "Positions": a game started from a position keeps the position in its record."""
     s = scenario(mode="coop", lineup="RR", phase="main")
     s.seat(0, humility=4, maturity=1).untapped(0, 3)
     game = s.start()

@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section A: the Maturity Abilities ("Mature Together")."""
+"""Scenario tests for docs/rules.md section A: the Maturity Abilities ("Mature Together")."""
 
 from __future__ import annotations
 

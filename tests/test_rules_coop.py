@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section CO: co-op and solo (turns, the Evil deck, the clearing round)."""
+"""Scenario tests for docs/rules.md section CO: co-op and solo (turns, the Evil deck, the clearing round)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section Z: the Cost Zone."""
+"""Scenario tests for docs/rules.md section Z: the Cost Zone."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section D (duel), with S-6 and A-3 as they apply in a duel.
+"""Scenario tests for docs/rules.md section D (duel), with S-6 and A-3 as they apply in a duel.
 
 Positions are built with ``DuelScenario`` (tests/duel_helpers.py), which knows the duel's own
 decisions: "interrupt" (an Evil seat may play a threat or pass), "answer" (a Righteous seat

@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section S: Humility and Maturity (both modes)."""
+"""Scenario tests for docs/rules.md section S: Humility and Maturity (both modes)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section P: playing a card, the stack, boosts (both modes)."""
+"""Scenario tests for docs/rules.md section P: playing a card, the stack, boosts (both modes)."""
 
 from __future__ import annotations
 
@@ -319,7 +319,7 @@ def test_P6_only_instants_in_a_response_window() -> None:
 
 
 def test_P6_window_closes_when_everyone_entitled_has_passed() -> None:
-    """P-6 / DESIGN: the window closes when every seat entitled has passed with the stack unchanged."""
+    """P-6 / docs/design.md, "The flow": the window closes when every seat entitled has passed with the stack unchanged."""
     s = Scenario(lineup="RRR", phase="main")
     s.hand(0, "loaves-and-fishes", ANCHOR).untapped(0, cost("loaves-and-fishes")).deck(0, FILLER, FILLER)
     s.hand(1, "what-of-the-night").hand(2, "what-of-the-night").untapped(1, 1).untapped(2, 1)

@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section G: the table and the pieces."""
+"""Scenario tests for docs/rules.md section G: the table and the pieces."""
 
 from __future__ import annotations
 

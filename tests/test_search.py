@@ -1,5 +1,5 @@
 """The ``search`` bot level: budgets by name, legal play in every mode, decisions that depend only
-on the deciding seat's view (DESIGN "Bots", "Hidden information by construction")."""
+on the deciding seat's view (docs/design.md, "A bot", "Hidden information")."""
 
 from __future__ import annotations
 

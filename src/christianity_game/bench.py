@@ -1,5 +1,5 @@
-"""Engine speed (DESIGN "Cheap to copy"): random-bot games per second, microseconds per action and
-per ``clone()``, for 1, 2 and 4 seats (solo R, co-op RR, co-op RRRR).
+"""Engine speed (docs/design.md, "Cheap to copy"): random-bot games per second, microseconds per
+action and per ``clone()``, for 1, 2 and 4 seats (solo R, co-op RR, co-op RRRR).
 
 * **action**: one step of the random bot, legal-action enumeration included::
 

@@ -4,7 +4,7 @@ These are plain frozen value objects (fast to read on the engine's hot path). Ca
 validated by :mod:`christianity_game.cards.schema` and turned into these objects by
 :mod:`christianity_game.cards.loader`; the engine never sees raw TOML.
 
-Vocabulary (every mark and keyword of RULES.md G-5):
+Vocabulary (every mark and keyword of docs/rules.md, G-5):
 
 * ``cost`` (``C<n>``): rotations paid to play the card.
 * ``resistance`` (``R<n>`` or ``RX``): what resisting a threat takes; ``RX`` is computed from

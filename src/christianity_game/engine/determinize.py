@@ -1,6 +1,6 @@
 """Determinization: a copy of the game re-dealt consistently with what one seat can see.
 
-A search bot must not read hidden state (DESIGN "Hidden information by construction"). It asks
+A search bot must not read hidden state (docs/design.md, "Hidden information"). It asks
 ``determinize(game, seat, rng)`` for a *world*: a clone in which everything ``seat`` cannot see
 (other seats' hands, every deck's order, other seats' face-down Cost Zone cards, the co-op Evil
 deck below the Foresight cards, the generator's state) is re-dealt at random, and plays that world

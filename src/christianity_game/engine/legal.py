@@ -1,6 +1,6 @@
 """The move generator: every legal action of the deciding seat, and why any other is refused.
 
-Rules: the decision queue's order (DESIGN "Everything the engine waits for is data"), Z-3 and Z-5
+Rules: the decision queue's order (docs/design.md, "The flow"), Z-3 and Z-5
 (laying, nothing played meanwhile), P-2..P-7 (what may be played or paid when), CO-5 (resisting in
 the Resistance phase), CO-7 (DECISION: Resistance cards and payment against a holding Habitual),
 A-1 (Speed plays, ability uses, Benevolence), A-2 (buying after the Cost Zone phase).

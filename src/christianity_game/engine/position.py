@@ -1,6 +1,7 @@
-"""Games started from a described position (DESIGN "Positions"): ``Game.from_position`` builds the
-game a position describes; the format itself, every key and what it means, is described in
-:mod:`.position_format`, and :mod:`.position_dump` writes any state reached in play as a position.
+"""Games started from a described position (docs/design.md, "Positions"): ``Game.from_position``
+builds the game a position describes; the format itself, every key and what it means, is
+described in :mod:`.position_format`, and :mod:`.position_dump` writes any state reached in play
+as a position.
 Rules: S-8 (levels already rewarded), D-MR-1 (spent Habitual pairs), Z-6 (flip replacements), A-3
 (levels rewarded per duel seat), as a position may set them.
 """

@@ -1,5 +1,5 @@
-"""The position format (DESIGN "Positions"): what a position holds, its keys, and its values read
-checked (:class:`PositionError` names the part that is wrong).
+"""The position format (docs/design.md, "Positions"): what a position holds, its keys, and its
+values read checked (:class:`PositionError` names the part that is wrong).
 
 What positions are for: scenario tests and duel scenarios start from one (``Game.from_position``),
 and ``Game.to_position`` writes any state reached in play as one, so that a test or a scenario can

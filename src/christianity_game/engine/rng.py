@@ -1,4 +1,4 @@
-"""The game's own seeded random generators (G-6, DESIGN "Determinism").
+"""The game's own seeded random generators (G-6, docs/design.md, "Determinism").
 
 Two generators share one interface (``next64``, ``randbelow``, ``shuffle``, ``copy`` and a
 ``state`` that is one integer, so it lives in the game state and is cloned by copying an int);

@@ -1,5 +1,5 @@
-"""A seat's view as a typed, read-only object, for in-process bots (DESIGN "Hidden information by
-construction"; issue 9, "views that cost little").
+"""A seat's view as a typed, read-only object, for in-process bots (docs/design.md, "Hidden
+information"; what it saves: docs/developers.md, "Views for in-process bots, and the lab").
 
 ``Game.view(seat)`` builds a fresh JSON dict: the server sends it and must own it. A bot in the
 same process needs only to read a view, so :class:`SeatView` skips most of that work:

@@ -1,4 +1,4 @@
-"""Per-seat views (DESIGN "Hidden information by construction").
+"""Per-seat views (docs/design.md, "Hidden information").
 
 ``make_view(game, seat)`` is the only thing a client or bot receives. Hidden from a viewer:
 other seats' hands, every deck's order and contents, other seats' face-down Cost Zone cards,

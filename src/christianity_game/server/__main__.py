@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="copy the data folder's database to FILE with SQLite's online backup (safe while a "
                         "server runs) and exit")
     base = Limits()
-    lim = p.add_argument_group("limits (see the README's 'Server limits')")
+    lim = p.add_argument_group("limits (see docs/developers.md, 'The server under hostile traffic')")
     for name, f in LIMIT_FLAGS.items():
         if name in ("rate", "burst"):
             continue

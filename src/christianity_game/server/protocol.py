@@ -202,8 +202,9 @@ class EventOut(BaseModel):
 
 
 class ViewOut(BaseModel):
-    """A seat's view (`Game.view(seat)`; a spectator's for `seat` null). See DESIGN.md: a card the
-    viewer may not see has no `uid` or `id` (`{"hidden": true}`, or only a count)."""
+    """A seat's view (`Game.view(seat)`; a spectator's for `seat` null). A card the viewer may not
+    see has no `uid` or `id` (`{"hidden": true}`, or only a count): docs/design.md, "Hidden
+    information"."""
 
     model_config = ConfigDict(extra="allow", title="View")
     state_id: int
