@@ -1,4 +1,4 @@
-"""Texts that follow the table (issue 20): with one Righteous seat nothing speaks of a teammate.
+"""Texts that follow the table: with one Righteous seat nothing speaks of a teammate.
 
 A table with one Righteous seat (solo, a one-seat co-op, or a duel such as ER) has no teammate and
 no team. P-7: a card that needs a teammate is still played, read as aimed at yourself, for the

@@ -526,7 +526,7 @@ class Cluster:
         requests waiting on the owner, once per replica (the relays keep them up to date from then
         on). The answer comes on this process's channel after every relay the owner sent before it
         and before every one after, and is taken in that order (``_dispatch``): nothing is missed
-        or counted twice. No answer: the joiner sees the outcome only, as before."""
+        or counted twice. No answer: the joiner sees only the outcome (``adjust_resolved``)."""
         room = self.server.rooms.get(game_id)
         if room is None or room.manual_adjust != "ask" or self.owns(game_id):
             return

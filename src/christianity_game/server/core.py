@@ -180,9 +180,9 @@ def _plain(obj: Any) -> Any:
 def dumps_bytes(obj: Any) -> bytes:
     """``obj`` as the server sends it (UTF-8 JSON, no spaces, non-string keys as strings), with
     orjson (several times faster than pydantic's encoder on views). What orjson refuses and
-    pydantic takes goes to pydantic's encoder, so the output is what it always was: an integer
-    beyond 64 bits (none is sent: a seed goes out as a decimal string, docs/protocol.md "Large
-    integers"; this keeps any other such value a JSON number, as before), a set, bytes."""
+    pydantic takes goes to pydantic's encoder, so the output is byte for byte pydantic's: an
+    integer beyond 64 bits (none is sent: a seed goes out as a decimal string, docs/protocol.md
+    "Large integers"; this keeps any other such value a JSON number), a set, bytes."""
     try:
         return orjson.dumps(obj, default=_orjson_default, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:   # orjson.JSONEncodeError is a TypeError
@@ -603,7 +603,7 @@ class GameServer:
             for gid, why in self.store.damaged_games().items():
                 game_log(gid).error("STORAGE: %s; it is marked unavailable", why)
                 self.broken[gid] = why
-        for gid, why in self.store.check_manifest().items():   # the manifest beside the database (issue 22)
+        for gid, why in self.store.check_manifest().items():   # the manifest beside the database
             self.broken[gid] = why
         self.store.write_manifest()
         self.storage_problems: list[str] = list(self.store.problems)
@@ -851,7 +851,7 @@ class GameServer:
                 log.exception("sweeping idle games failed")
 
     def check_storage(self) -> None:
-        """At each sweep (issue 22): a write-ahead log deleted while the server runs is noticed (and
+        """At each sweep: a write-ahead log deleted while the server runs is noticed (and
         what it held saved), and the database is checked against its manifest, the games in memory
         with the actions they hold: a game that lost acknowledged rows is made unavailable. Then the
         manifest is written. Whatever is found is logged at ERROR and listed in ``/healthz``."""

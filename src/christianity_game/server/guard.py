@@ -17,8 +17,8 @@ file descriptor for as long as the client likes. :class:`GuardedH11Protocol` add
 
 :class:`BoundedReadsWebSocketProtocol` is uvicorn's WebSocket protocol reading at most
 ``WS_READ_BYTES`` a time: asyncio reads up to 256 KiB at once, and the protocol parses every frame
-of a read in one go, so a client that floods small frames (3,000 to a read) held the event loop
-for tens of milliseconds a read; in 16 KiB reads the longest run is about a millisecond, and the
+of a read in one go, so a client that floods small frames (3,000 to a read) would hold the event
+loop for tens of milliseconds a read; in 16 KiB reads the longest run is about a millisecond, and the
 frames beyond wait in the kernel, where the client's own flow control holds them.
 
 Refusals are written straight to the socket, as the JSON ``{"code", "message"}`` of every other

@@ -1,8 +1,8 @@
 """The replay viewer's records (``POST /api/replays``, ``GET /api/replays/{id}/{step}``), off the event loop.
 
 A record uploaded to the viewer is a stranger's file: tens of megabytes, a million actions, each
-of them legal (an action and its Undo, again and again). Replaying one took the server's event
-loop for minutes, so here every replay runs in a **worker process**:
+of them legal (an action and its Undo, again and again). Replaying one on the server's event loop
+would hold it for minutes, so here every replay runs in a **worker process**:
 
 * the body is read in chunks and refused past ``Limits.replay_bytes`` (``413 record_too_large``)
   before it is all in memory;

@@ -689,5 +689,5 @@ class SqliteStore(GameQueries):
         return self._listed(rows, limit, (sqlite3.DatabaseError, ValueError))
 
 
-#: The SQLite store's former name (kept for callers and tests that name it).
+#: Another name of the SQLite store, for callers and tests that name it so.
 Store = SqliteStore

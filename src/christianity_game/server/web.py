@@ -125,7 +125,7 @@ def install_web(app: FastAPI) -> None:
 
     @app.get("/cards/{card_id}.svg", include_in_schema=False)
     async def card_image(card_id: str, righteous: int | None = None, fee: int = 1) -> Response:
-        # ?righteous=1&fee=N: the card as the one Righteous seat of a table reads it (P-7; issue 20)
+        # ?righteous=1&fee=N: the card as the one Righteous seat of a table reads it (P-7)
         lone = 1 if righteous == 1 else None
         svg = _card_svg(card_id, lone, max(0, min(fee, 9)) if lone else 1)
         if svg is None:

@@ -1,14 +1,15 @@
 """Commits the server's actions off the event loop: one writer thread, group commit.
 
-Committing an action used to run on the event-loop thread (an INSERT and its commit, about a
-tenth of the loop's time under 200 games). :class:`StoreWriter` takes that to a thread of its own:
+Committing an action on the event-loop thread (an INSERT and its commit) would take about a
+tenth of the loop's time under 200 games (docs/developers.md, "The event loop's work").
+:class:`StoreWriter` takes it to a thread of its own:
 the loop hands it each accepted action (:meth:`StoreWriter.submit`) and gets back an asyncio
 future, resolved once the action is durable; the server acknowledges the action (and shows it
 to anyone) only then. Actions that arrive while a commit is in flight wait in a queue and go
 into the next commit together (group commit: one transaction, one write of the log, for all of
 them), so a busier server commits less often per action, not more.
 
-The store itself is not changed (server/store.py): the writer calls its ``append_action`` and
+The writer goes through the store's own interface (server/store.py): it calls its ``append_action`` and
 ``finish``, and on SQLite wraps a batch of them in ``BEGIN IMMEDIATE .. COMMIT`` on the store's
 own connection (the store runs in autocommit mode, so its statements join that transaction). A
 store without a SQLite connection (PostgreSQL) gets its calls one by one, each committing itself
@@ -18,10 +19,10 @@ as it does on the loop, unless it offers a ``batch()`` context manager for one t
 (store.py) and is shared by the loop (lobby reads, game loads, claims, sweeps) and the writer. A
 transaction spans several calls, so the two must never interleave: every use of the store goes
 through one lock, the writer's batch from ``BEGIN`` to ``COMMIT`` and each of the loop's calls
-(:class:`LockedStore` takes it for the loop). This was preferred to giving the connection to the
-writer thread alone because the loop's store calls are synchronous code paths (loading a game,
-checking a quota) that cannot await an answer from another thread; with the lock they stay as
-they are, and wait at most for one batch (a fraction of a millisecond with ``synchronous=NORMAL``).
+(:class:`LockedStore` takes it for the loop). A lock, rather than a connection the writer thread
+alone uses, because the loop's store calls are synchronous code paths (loading a game, checking a
+quota) that cannot await an answer from another thread: with the lock they stay synchronous, and
+wait at most for one batch (a fraction of a millisecond with ``synchronous=NORMAL``).
 ``checkpoint_elsewhere`` keeps its own connection on a worker thread and takes no lock.
 """
 
@@ -150,7 +151,7 @@ class StoreWriter:
         commit; the future is done (or failed with the store's exception) once it is durable."""
         loop = self._loop or asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        if self._thread is None or self._stopping:   # not started (or stopping): commit here, as before
+        if self._thread is None or self._stopping:   # not started (or stopping): commit here, on the caller's thread
             w = Write(game_id, n, action, result, fut)
             with self._lock:
                 self._write_one(w)

@@ -294,7 +294,7 @@ function send(action) {
 function righteousCount(v) { return v ? v.seats.filter((s) => s.side === "righteous").length : 0; }
 
 /** A card picture's address: at a table with one Righteous seat, as that seat reads the card
- * (a teammate is "you", the target-change fee is named: P-7, issue 20). */
+ * (a teammate is "you", the target-change fee is named: P-7). */
 function cardSrc(id) {
   const v = view();
   if (righteousCount(v) !== 1) return `/cards/${id}.svg`;
@@ -596,7 +596,7 @@ function roundText(v) {
 
 /** D-SCORE in words, with the numbers it is made of: the piles count every card that ever entered
  * them (a refill takes cards back out of the piles, never out of the score), so "in all" and
- * "now" differ in a long game (issue 20). */
+ * "now" differ in a long game. */
 function scoreSentence(v) {
   const p = v.score_parts;
   if (!p) return "Stalemate score: Righteous = Maturity ×5 + Resisted; Evil = Failed + Evil Habituals in play ×5";
@@ -753,7 +753,7 @@ function zoneRow(title, cards, opts = {}) {
     el("div", { class: "cards mini" }, cards.length ? cards.map((c) => cardEl(c, { side: opts.side, ...(opts.cardOpts ? opts.cardOpts(c) : {}) })) : el("span", { class: "empty" }, "—")));
 }
 
-const CROWDED_ZONE = 12;   // more Cost Zone cards than this: stacked (issue 20)
+const CROWDED_ZONE = 12;   // more Cost Zone cards than this: stacked
 
 function renderSeats(v) {
   const box = $("#seats");
