@@ -4,12 +4,12 @@
 (``test_properties.py``, ``test_properties_duel.py``) run the leak, zone and badge checks after
 their actions, and ``test_position_roundtrip.py`` its rule tests through :func:`rebuilt`.
 
-* **Hidden information** (DESIGN "Hidden information"): :func:`check_view` (no view shows a card
+* **Hidden information** (docs/design.md, "Hidden information"): :func:`check_view` (no view shows a card
   its viewer may not see) and :func:`check_events` (no event shows one either), judged by
   :func:`hidden_from`.
 * **Cards and badges**: :func:`check_zones` (G-2: every uid in exactly one zone),
   :func:`check_badges` (S-1, S-7, G-3).
-* **Positions** (DESIGN "Positions"): :func:`rebuilt` (``from_position(to_position())`` through
+* **Positions** (docs/design.md, "Positions"): :func:`rebuilt` (``from_position(to_position())`` through
   JSON, checked to be TOML data) and :func:`assert_same` (views, legal actions and whole state).
 * **Determinize**: :func:`check_world` (a world re-dealt for a seat keeps that seat's view and
   changes only hidden cards).
@@ -41,7 +41,7 @@ INT64 = range(-(2 ** 63), 2 ** 63)
 
 def hidden_from(viewer: int | None, uid: int, zones: dict[int, str], face_up: set[int],
                 foresight: set[int] = frozenset()) -> bool:  # type: ignore[assignment]
-    """True when ``viewer`` may not know where ``uid`` is or what it is (DESIGN "Hidden information")."""
+    """True when ``viewer`` may not know where ``uid`` is or what it is (docs/design.md, "Hidden information")."""
     zone = zones[uid]
     if zone == "evil_deck":
         return uid not in foresight   # Foresight (A-1) reveals the Evil deck's next draws

@@ -266,8 +266,8 @@ def test_a_scenario_file_position_round_trips() -> None:
 # ------------------------------------------------------------------------------------------------
 # Determinize at many states (moved from test_determinize.py)
 #
-# ``engine.determinize``: worlds re-dealt consistently with one seat's view (DESIGN "Hidden
-# information by construction"; the search bot's only way to the hidden cards). Over 1,000 states
+# ``engine.determinize``: worlds re-dealt consistently with one seat's view (docs/design.md,
+# "Hidden information"; the search bot's only way to the hidden cards). Over 1,000 states
 # from co-op, solo and duel games: the seat's view of the world equals its view of the real game
 # (every visible card where the view shows it, same legal actions), only hidden places change card,
 # each owner's hidden cards stay the same multiset, the generator is re-seeded, the world plays on
@@ -348,7 +348,7 @@ COOP_MODES = {"R": "solo", "RR": "coop", "RRR": "coop", "RRRR": "coop"}
 
 @pytest.mark.parametrize("lineup", list(COOP_MODES))
 def test_same_seed_same_choices_same_game(lineup: str) -> None:
-    """G-6 / DESIGN "Determinism": two games with one seed and one chooser agree at every step."""
+    """G-6 / docs/design.md, "Determinism: the generator and chance": two games with one seed and one chooser agree at every step."""
     mode = COOP_MODES[lineup]
     for seed in range(6):
         settings = make_settings(seed % 2 == 0, seed % 3 != 0, seed)
@@ -377,7 +377,7 @@ def test_same_seed_same_choices_same_game(lineup: str) -> None:
 
 @pytest.mark.parametrize("lineup", ["R", "RRR"])
 def test_clone_and_original_are_independent(lineup: str) -> None:
-    """DESIGN "Cheap to copy": a clone shares nothing mutable with its original, in both directions."""
+    """docs/design.md, "Cheap to copy": a clone shares nothing mutable with its original, in both directions."""
     mode = COOP_MODES[lineup]
     for seed in range(5):
         game = Game.new(mode=mode, lineup=lineup, seed=seed)
@@ -412,7 +412,7 @@ def duel_midgame(lineup: str, seed: int, steps: int, interrupt: bool = True) -> 
 
 @pytest.mark.parametrize("lineup", ["ER", "EERR"])
 def test_clone_of_a_duel_is_a_duel(lineup: str) -> None:
-    """DESIGN "Cheap to copy": ``clone()`` of a duel is a duel: same class, same decisions, and
+    """docs/design.md, "Cheap to copy": ``clone()`` of a duel is a duel: same class, same decisions, and
     driven by the same actions it ends in the same game as the original."""
     for seed in range(4):
         game = duel_midgame(lineup, seed, 40 + 30 * seed)

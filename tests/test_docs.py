@@ -26,16 +26,6 @@ PACKAGE = ROOT / "src" / "christianity_game"
 DOCS = ROOT / "docs"
 DESIGN = DOCS / "design.md"
 
-#: Citations left in files that another change was editing when this test was written, to be fixed
-#: there: file (relative to the repository) -> the names it still cites. Take an entry out once fixed.
-PENDING: dict[str, set[str]] = {
-    "src/christianity_game/sim/lab.py": {"RULES.md", "The lab on a Ray cluster"},
-    "src/christianity_game/native.py": {"Speed"},
-    "tests/test_conformance.py": {"DESIGN"},
-    "tests/api_checks.py": {"DESIGN"},
-}
-
-
 def _rule_map() -> ModuleType:
     spec = importlib.util.spec_from_file_location("rule_map", ROOT / "scripts" / "rule_map.py")
     assert spec is not None and spec.loader is not None
@@ -174,10 +164,6 @@ DOC_SECTION = re.compile(r"(docs/[\w./-]+\.md)(?:,\s*|\s+\(|\s+)\\?\"([A-Z][^\"\
 README_SECTION = re.compile(r"\bREADME(?:'s)?,?\s+\\?[\"']([A-Z][^\"'\n\\]{0,80})\\?[\"']")
 
 
-def _pending(path: str, name: str) -> bool:
-    return name in PENDING.get(path, set())
-
-
 @pytest.mark.parametrize("path,text", TEXTS, ids=[p for p, _ in TEXTS])
 def test_cited_documents_exist(path: str, text: str) -> None:
     """Every ``docs/...`` path and every ``NAME.md`` the file cites is in the repository, and every
@@ -187,10 +173,10 @@ def test_cited_documents_exist(path: str, text: str) -> None:
     problems = []
     joined = _joined(text)
     assert "../shared/" not in text and "shared/spec" not in text, f"{path} cites notes outside the repository"
-    if DESIGN_CITED.search(text) and not _pending(path, "DESIGN"):
+    if DESIGN_CITED.search(text):
         problems.append("it cites DESIGN: the design is docs/design.md")
     for name in set(BARE_MD.findall(text)):
-        if not ((ROOT / name).exists() or (DOCS / name.lower()).exists()) and not _pending(path, name):
+        if not ((ROOT / name).exists() or (DOCS / name.lower()).exists()):
             problems.append(f"{name} is not a file of the repository")
     for cited in set(DOC_PATH.findall(text)):
         if "*" in cited:
@@ -200,10 +186,10 @@ def test_cited_documents_exist(path: str, text: str) -> None:
         if not found:
             problems.append(f"{cited} does not exist")
     for doc, section in DOC_SECTION.findall(joined):
-        if (ROOT / doc).exists() and not _has_section(ROOT / doc, section) and not _pending(path, section):
+        if (ROOT / doc).exists() and not _has_section(ROOT / doc, section):
             problems.append(f'{doc} has no section "{section}"')
     for section in README_SECTION.findall(joined):
-        if not _has_section(ROOT / "README.md", section) and not _pending(path, section):
+        if not _has_section(ROOT / "README.md", section):
             problems.append(f'README.md has no section "{section}"')
     assert not problems, f"{path}: " + "; ".join(problems)
 

@@ -2,7 +2,7 @@
 
 The engine is plain, typed Python and complete without this. Because it is ``mypy --strict`` clean,
 mypyc can compile the same source files into C extension modules that play the same rules about
-2.5 times as fast (README, "Speed"): the move generator, the flow, payments, the stack, the duel's
+2.5 times as fast (docs/developers.md, "Speed"): the move generator, the flow, payments, the stack, the duel's
 hooks, every module in :data:`NATIVE_MODULES`. ``scripts/setup.sh`` builds it (``christianity-game
 native build``) into ``engine/_native/``, with a stamp of the source files it was built from.
 

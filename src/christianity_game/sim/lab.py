@@ -53,7 +53,7 @@ LOCK_TURNS = 5
 DEFAULT_CHUNK = 25
 BACKENDS = ("process", "serial", "ray")
 
-#: duel.counts keys that get their own column (RULES.md D-COMBO, D-MR, D-MB); any other key the
+#: duel.counts keys that get their own column (docs/rules.md D-COMBO, D-MR, D-MB); any other key the
 #: engine counts is kept in the ``extra`` JSON column.
 DUEL_COUNTS = (
     "temptations_failed", "combo_plays", "finales",
@@ -661,7 +661,7 @@ RAY_CONNECT_HINT = (
     "A cluster started with token authentication (RAY_AUTH_MODE=token) refuses a driver without its "
     "token: set RAY_AUTH_MODE=token here too, with the cluster's token in RAY_AUTH_TOKEN, in a file named "
     "by RAY_AUTH_TOKEN_PATH, or in ~/.ray/auth_token (ray get-auth-token on the head prints it). "
-    "See the README, \"The lab on a Ray cluster\"."
+    "See docs/developers.md, \"The lab on a Ray cluster\"."
 )
 
 

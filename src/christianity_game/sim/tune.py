@@ -73,7 +73,7 @@ class TuneError(ValueError):
 
 
 # ---------------------------------------------------------------------------------------- targets
-#: The band of Righteous wins a cell must fall in, by line-up (issue 21's targets): as many seats a
+#: The band of Righteous wins a cell must fall in, by line-up (the designers' targets): as many seats a
 #: side (ER) 40-60 %, one side outnumbered (EER, ERR) 30-70 %. A line-up is named by its seats (EER
 #: and ERE are one line-up here); ``tune --band ER=45-55`` replaces a band or adds one for another
 #: line-up (EERR).
@@ -128,7 +128,7 @@ def bands_text(bands: Mapping[str, tuple[float, float]]) -> str:
 
 @dataclass(frozen=True)
 class Targets:
-    """What the designers asked of a duel table (issue 21): a contest in every cell, short games,
+    """What the designers asked of a duel table: a contest in every cell, short games,
     a first Evil turn that does not keep the table waiting, and the Evil Habitual win alive."""
 
     # Righteous wins, by line-up (:data:`BANDS`)
