@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from christianity_game.server import create_app  # noqa: E402
-from christianity_game.server.core import Limits  # noqa: E402
+from christianity_game.server.limits import Limits  # noqa: E402
 from christianity_game.server.protocol import parse_server_message  # noqa: E402
 
 ROOMY = Limits(rate=10_000, burst=10_000, create_rate=10_000, create_burst=10_000, games_per_address=10_000,

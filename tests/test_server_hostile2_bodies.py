@@ -12,7 +12,7 @@ from pathlib import Path
 
 from test_server_helpers import ROOMY, in_chunks, running
 
-from christianity_game.server.core import Limits
+from christianity_game.server.limits import Limits
 
 
 def test_a_game_request_over_the_body_cap_is_refused_and_one_within_it_is_served(tmp_path: Path,

@@ -15,7 +15,8 @@ from starlette.websockets import WebSocketDisconnect
 from test_server_helpers import WS, create, running, snapshot, ws
 
 from christianity_game import Game, IllegalAction, Settings, action_from_json
-from christianity_game.server.core import Conn, Limits
+from christianity_game.server.conn import Conn
+from christianity_game.server.limits import Limits
 
 SEED = 7
 
@@ -140,6 +141,13 @@ def test_adjust_badge_is_accepted_at_any_time(app: Any, rr: dict[str, Any]) -> N
     assert up["type"] == "update" and up["ack"]
     assert up["view"]["seats"][1]["humility"] == 3
     assert [e["kind"] for e in up["events"]] == ["manual"]
+
+
+def test_every_client_message_type_has_its_handler() -> None:
+    """The handlers' table (server/handlers.py) and the protocol's client messages name the same types."""
+    from christianity_game.server import protocol as P
+    from christianity_game.server.handlers import HANDLERS
+    assert set(HANDLERS) == set(P.CLIENT_MESSAGES)
 
 
 # --------------------------------------------------------------------------- refusals

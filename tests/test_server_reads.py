@@ -21,7 +21,7 @@ import httpx
 from test_server_crash import ROOT, free_port
 
 from christianity_game.server import guard
-from christianity_game.server.core import SWITCH_INTERVAL_S
+from christianity_game.server.health import SWITCH_INTERVAL_S
 
 
 class FakeTransport:

@@ -1,8 +1,11 @@
-"""The game server: FastAPI app (lobby API, WebSocket protocol), bots in seats, SQLite storage.
+"""The game server: FastAPI app (lobby API, WebSocket protocol), bots in seats, SQLite or
+PostgreSQL storage.
 
 ``run()`` serves one data folder (``$CHRISTIANITY_GAME_DATA`` or ``./data`` by default) with
 uvicorn; ``create_app()`` builds the app (tests use it with FastAPI's TestClient). The protocol is
 described in docs/protocol.md; its message models are in :mod:`christianity_game.server.protocol`.
+The game server's parts, each a module of this package, are wired by
+:class:`~christianity_game.server.core.GameServer` (docs/design.md, "The server at a glance").
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .app import create_app, default_data_dir
-    from .core import GameServer, Limits
+    from .core import GameServer
+    from .limits import Limits
 
 __all__ = ["GameServer", "Limits", "create_app", "default_data_dir", "run"]
 
@@ -21,9 +25,12 @@ def __getattr__(name: str) -> Any:   # lazy, so `python -m christianity_game.ser
     if name in ("create_app", "default_data_dir"):
         from . import app
         return getattr(app, name)
-    if name in ("GameServer", "Limits"):
-        from . import core
-        return getattr(core, name)
+    if name == "GameServer":
+        from .core import GameServer
+        return GameServer
+    if name == "Limits":
+        from .limits import Limits
+        return Limits
     raise AttributeError(name)
 
 #: The hard cap on one WebSocket frame (the WebSocket layer closes with 1009 above it); the
@@ -55,8 +62,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
 
     from . import logs
     from .app import create_app, default_data_dir
-    from .core import Limits
     from .guard import MAX_HEAD_BYTES, BoundedReadsWebSocketProtocol, guarded_protocol
+    from .limits import Limits
 
     logs.configure(log_level, log_format)
     lim = limits or Limits()
@@ -66,7 +73,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
         _run_cluster(host, port, folder, bot_delay, lim, log_level, compression, synchronous, allowed_origins,
                      allow_chosen_seeds, log_format, database, workers)
         return
-    # freeze_gc: the server process owns its garbage collector; see GameServer._freeze
+    # freeze_gc: the server process owns its garbage collector; see server/health.py
     app = create_app(folder, bot_delay=bot_delay, limits=lim, synchronous=synchronous, freeze_gc=True,
                      allowed_origins=allowed_origins, allow_chosen_seeds=allow_chosen_seeds, database=database)
     ping = lim.ws_ping_s if lim.ws_ping_s > 0 else None
@@ -96,7 +103,7 @@ def _run_cluster(host: str, port: int, folder: Path, bot_delay: float, lim: "Lim
                  compression: bool, synchronous: str | None, allowed_origins: "list[str] | tuple[str, ...]",
                  allow_chosen_seeds: bool, log_format: str, database: str | None, workers: int) -> None:
     """``run`` as one of several servers on a PostgreSQL database: ``workers`` uvicorn worker
-    processes on one port (each builds its app with :func:`~christianity_game.server.cluster.worker_app`
+    processes on one port (each builds its app with :func:`~christianity_game.server.workers.worker_app`
     from the settings left in ``$CHRISTIANITY_GAME_WORKER``)."""
     import dataclasses
     import json
@@ -104,7 +111,7 @@ def _run_cluster(host: str, port: int, folder: Path, bot_delay: float, lim: "Lim
 
     import uvicorn
 
-    from .cluster import WORKER_ENV, WorkerH11Protocol
+    from .workers import WORKER_ENV, WorkerH11Protocol
     from .guard import MAX_HEAD_BYTES, BoundedReadsWebSocketProtocol
     from .store import DATABASE_ENV, StoreError, is_postgres
 
@@ -119,7 +126,7 @@ def _run_cluster(host: str, port: int, folder: Path, bot_delay: float, lim: "Lim
     WorkerH11Protocol.limits = lim
     ping = lim.ws_ping_s if lim.ws_ping_s > 0 else None
     pong = lim.ws_ping_timeout_s if ping and lim.ws_ping_timeout_s > 0 else None
-    uvicorn.run("christianity_game.server.cluster:worker_app", factory=True, workers=max(1, workers), host=host,
+    uvicorn.run("christianity_game.server.workers:worker_app", factory=True, workers=max(1, workers), host=host,
                 port=port, log_level=log_level, log_config=None, access_log=False, http=WorkerH11Protocol,
                 h11_max_incomplete_event_size=MAX_HEAD_BYTES, ws=BoundedReadsWebSocketProtocol, ws_max_size=WS_MAX_FRAME,
                 ws_per_message_deflate=compression, ws_ping_interval=ping, ws_ping_timeout=pong, lifespan="on")

@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 
 from . import run
-from .core import Limits
+from .limits import Limits
 
 #: Limits settable from the command line: --flag-name -> Limits field.
 LIMIT_FLAGS = {f.name: f for f in dataclasses.fields(Limits)}

@@ -18,7 +18,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from . import protocol as P
-from .core import RAW_SEND, Conn, GameServer, Limits, LobbyError
+from .conn import RAW_SEND, Conn
+from .core import GameServer
+from .errors import LobbyError
+from .limits import Limits
 from .logs import game_log
 from .store import DATABASE_ENV, DatabaseError, StoreError, StoreUnavailable, is_postgres, sqlite_location
 from .web import link_base
@@ -72,7 +75,7 @@ class SecurityHeaders:
         server = getattr(getattr(scope.get("app"), "state", None), "server", None)
         client = scope.get("client")
         cheap = path.startswith(UNCOUNTED)   # files a page loads by the dozen, served from memory or disk
-        if server is not None and not cheap and not server.allow_http(client[0] if client else ""):
+        if server is not None and not cheap and not server.quotas.allow_http(client[0] if client else ""):
             lim = server.limits
             resp = JSONResponse({"code": "too_many_requests", "message": f"at most {lim.http_rate:g} requests a "
                                  f"second from one address (bursts of {lim.http_burst}); try again shortly"},
@@ -219,8 +222,9 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         app.state.server = server
         if cluster:   # cluster hook: leases, forwarding, updates from the other processes (server/cluster.py)
             from .cluster import Cluster
-            server.cluster = Cluster(server, str(db))
-            await server.cluster.start()
+            peers = Cluster(server, str(db))
+            server.cluster = peers
+            await peers.start()
         server.start()
         try:
             yield
@@ -266,11 +270,11 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         ``ok`` is false while the storage has a problem or a game is unavailable."""
         s = srv(request)
         if reset_lag:
-            s.reset_stats()
-        healthy = not (s.storage_problems or s.broken)
-        return {"ok": healthy, "games_loaded": len(s.rooms), "connections": s.conns_total,
-                "loop_lag_ms": s.loop_lag_ms(), "gc": s.gc_report(), "storage_problems": s.storage_report(),
-                "unverified_state_claims": s.unverified_claims, "unavailable_games": len(s.broken),
+            s.health.reset_stats()
+        healthy = not (s.storage.problems or s.storage.broken)
+        return {"ok": healthy, "games_loaded": len(s.rooms), "connections": s.quotas.conns_total,
+                "loop_lag_ms": s.health.loop_lag_ms(), "gc": s.health.gc_report(), "storage_problems": s.claims.report(),
+                "unverified_state_claims": s.claims.unverified, "unavailable_games": len(s.storage.broken),
                 **({"cluster": s.cluster.report()} if s.cluster is not None else {})}
 
     @app.post("/api/games", response_model=P.CreatedGame, status_code=201, responses=errors)
@@ -280,8 +284,8 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         addr = request.client.host if request.client else ""
         server = srv(request)
         if server.cluster is not None:   # cluster hook: the creation rate counted across processes
-            await server.cluster.check_create_rate(server.owner_key(addr))
-        out = server.create_game(body, extra, link_base(request), addr)
+            await server.cluster.check_create_rate(server.quotas.owner_key(addr))
+        out = server.lobby.create_game(body, extra, link_base(request), addr)
         if server.cluster is not None:   # cluster hook: the creating process owns the new game
             await server.cluster.adopt(out["game_id"])
         return out
@@ -289,11 +293,11 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
     @app.get("/api/games", response_model=list[P.GameSummary])
     async def open_games(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
         """Listed games, not over, that still have a free human seat (newest first)."""
-        return srv(request).open_games(limit)
+        return srv(request).lobby.open_games(limit)
 
     @app.get("/api/games/{game_id}", response_model=P.GameSummary, responses=errors)
     async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
-        return srv(request).game_summary(game_id)
+        return srv(request).lobby.game_summary(game_id)
 
     @app.post("/api/games/{game_id}/join", response_model=P.Joined, responses=errors)
     async def join(game_id: str, request: Request, body: P.JoinRequest | None = None) -> dict[str, Any]:
@@ -302,7 +306,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         server = srv(request)
         if server.cluster is not None:   # cluster hook: joined on the game's owner
             return await server.cluster.join(game_id, b.seat, b.name, link_base(request))
-        return server.join(game_id, b.seat, b.name, link_base(request))
+        return server.lobby.join(game_id, b.seat, b.name, link_base(request))
 
     @app.get("/api/games/{game_id}/view", responses=errors)
     async def view(game_id: str, request: Request, token: str | None = Query(None),
@@ -310,18 +314,18 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         """The view of the token's seat (or the spectator view), as the WebSocket sends it."""
         if token is None and authorization and authorization.lower().startswith("bearer "):
             token = authorization[7:].strip()
-        return srv(request).view_for_token(game_id, token)
+        return srv(request).lobby.view_for_token(game_id, token)
 
     @app.get("/api/games/{game_id}/digest", response_model=P.Digest, responses=errors)
     async def digest(game_id: str, request: Request) -> dict[str, Any]:
         """A keyed hash of the whole game state (every view and the record): for checking that a
         restarted server resumed each game exactly. It reveals nothing about hidden cards."""
-        return srv(request).digest(game_id)
+        return srv(request).lobby.digest(game_id)
 
     @app.get("/api/games/{game_id}/record", responses=errors)
     async def record(game_id: str, request: Request) -> dict[str, Any]:
         """The game record (settings, seed, decks, actions), once the game is over."""
-        return srv(request).record(game_id)
+        return srv(request).lobby.record(game_id)
 
     @app.websocket("/ws/{game_id}")
     async def ws_endpoint(ws: WebSocket, game_id: str, token: str | None = Query(None),
@@ -360,7 +364,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
                 room = server.room(game_id) or room   # the one in memory now (a replica may have been dropped)
             except LobbyError:
                 pass
-        refusal = server.admit(conn, room)
+        refusal = server.quotas.admit(conn, room)
         if refusal is not None:
             conn.error("too_many_connections", refusal)
             conn.close(4429, "too many connections")
@@ -372,7 +376,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             if ident is None:
                 conn.error("wrong_token", "that token is not one of this game's")
             else:
-                server.join_conn(conn, room, token, ident, state_id, None)
+                server.handlers.join_conn(conn, room, token, ident, state_id, None)
         try:
             loop = asyncio.get_running_loop()
             joined_by = loop.time() + server.limits.join_timeout_s
@@ -391,7 +395,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
                 text = msg.get("text")
                 if text is None and msg.get("bytes") is not None:
                     text = msg["bytes"]
-                server.on_message(conn, room, text)
+                server.handlers.on_message(conn, room, text)
                 # Yield after every message: a client's burst of buffered frames is handled
                 # between everyone else's, never in one long run.
                 pause, conn.pause = conn.pause, 0.0

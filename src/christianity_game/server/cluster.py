@@ -12,7 +12,7 @@ that shares its database with others, on this host or elsewhere) run :class:`Clu
   was not renewed (its owner was killed, or cut off from the database) is taken over by the next
   process that needs the game or finds it orphaned: within about ``LEASE_S + TICK_S`` seconds.
   A stale owner that still writes cannot fork a game: an action row is keyed by (game, number),
-  so its INSERT fails and its game is reloaded from the store (core's ``_stored``).
+  so its INSERT fails and its game is reloaded from the store (server/commits.py).
 * **Everyone else follows.** A process with a connection to a game it does not own keeps a
   replica of it (the engine is deterministic: the stored actions, replayed, give the same state).
   The owner announces each committed action on the channel ``cg_games`` (``a GAME COUNT SENDER``,
@@ -55,17 +55,19 @@ import os
 import secrets
 import socket
 import time
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import psycopg
 
 from ..engine.actions import action_from_json
-from .core import Conn, LobbyError, Room, dumps
-from .guard import GuardedH11Protocol
+from .conn import Conn, dumps
+from .errors import LobbyError
+from .limits import Limits
 from .logs import game_log
+from .room import Room
 
 if TYPE_CHECKING:
-    from .core import GameServer, Limits
+    from .core import GameServer
 
 log = logging.getLogger("christianity_game.server.cluster")
 
@@ -77,23 +79,6 @@ MAX_FORWARD_BYTES = 7000        # a client message forwarded through NOTIFY (its
 DROP_AFTER_S = 5.0              # a replica without connections for this long leaves memory
 CREATE_GRACE_S = 5.0            # a game this new is its creator's to take, not an orphan
 ORPHANS_PER_TICK = 25           # games without a live lease one process takes over per tick
-WORKER_ENV = "CHRISTIANITY_GAME_WORKER"   # serve --workers: the settings each worker process starts with
-
-
-def _settled(server: "GameServer", room: Room, fn: Any, *args: Any) -> None:
-    """``fn(*args)`` once ``room`` has no action being committed (core's ``_when_settled``, where the
-    server commits off the loop; at once where it commits as it handles)."""
-    when = getattr(server, "_when_settled", None)
-    if when is None:
-        fn(*args)
-    else:
-        when(room, fn, *args)
-
-
-def _busy(room: Room) -> bool:
-    """Whether an action of ``room`` is being committed (or work waits behind one)."""
-    busy = getattr(room, "busy", None)
-    return bool(busy()) if busy is not None else False
 
 
 class ProxyConn(Conn):
@@ -101,17 +86,18 @@ class ProxyConn(Conn):
     joins the room while the message is handled, and keeps what the connection would have been
     sent (with the game's action count at that moment) for the answer."""
 
-    __slots__ = ("texts", "closed_with")
+    __slots__ = ("texts", "closed_with", "game_room")
 
-    def __init__(self, limits: "Limits", room: Room, role: str | None, seat: int | None, thash: str | None) -> None:
+    def __init__(self, limits: Limits, room: Room, role: str | None, seat: int | None, thash: str | None) -> None:
         super().__init__(None, limits, "")
         self.role, self.seat, self.thash, self.room = role, seat, thash, room
+        self.game_room = room
         self.texts: list[tuple[str, int]] = []
         self.closed_with: tuple[int, str] | None = None
 
     def send(self, text: str) -> None:
         if not self.closing and self.room is not None:
-            self.texts.append((text, len(self.room.game.actions)))
+            self.texts.append((text, len(self.game_room.game.actions)))
 
     def close(self, code: int, reason: str, flush: bool = True) -> None:
         if not self.closing:
@@ -122,13 +108,6 @@ class ProxyConn(Conn):
 
     def stopped_reading(self, grace: float = 1.0) -> None:
         self.close(1013, "stopped reading: reconnect to resync")
-
-
-class WorkerH11Protocol(GuardedH11Protocol):
-    """The guarded HTTP protocol of a ``serve --workers`` process: a class importable by name (uvicorn
-    pickles its settings for each worker), given its limits by :func:`worker_app`."""
-
-    open_by_addr: ClassVar[collections.Counter[str]] = collections.Counter()
 
 
 class Cluster:
@@ -277,7 +256,7 @@ class Cluster:
                 self._catching.discard(gid)
             room = self.server.rooms.get(gid)
             if room is not None and self.owns(gid):
-                self.server.kick_bots(room)
+                self.server.bot_turns.kick(room)
 
     # ------------------------------------------------------------------ the tick
     async def _every_tick(self, what: str, step: Callable[[], Awaitable[None]], session: str) -> None:
@@ -349,7 +328,7 @@ class Cluster:
             self.owned.difference_update(gone)
         now = time.time()
         for gid, room in list(server.rooms.items()):   # replicas that nobody here watches any more
-            if gid not in self.owned and not room.conns and not room.attached and not _busy(room) and \
+            if gid not in self.owned and not room.conns and not room.attached and not room.busy() and \
                     now - room.last_active > DROP_AFTER_S:
                 server.rooms.pop(gid, None)
         for gid in [g for g, (room, _) in self._waiting.items() if server.rooms.get(g) is not room]:
@@ -380,7 +359,7 @@ class Cluster:
                 continue
             self.takeovers += 1
             game_log(gid).info("cluster: took game %s over (its owner's lease expired)", gid)
-            server.kick_bots(loaded)
+            server.bot_turns.kick(loaded)
         followed = [g for g in server.rooms if g not in self.owned]
         if followed:   # a notification lost (the listener reconnecting): catch up anyway
             cur = await self.db.execute("SELECT game_id, MAX(n) + 1 FROM actions WHERE game_id = ANY(%s) "
@@ -474,7 +453,7 @@ class Cluster:
             self._serve_waiting(msg)
 
     def relay(self, room: Room, text: str) -> None:
-        """Hook (core ``_adjust_request``, ``_resolve``): a message of ``room`` to every connection,
+        """Hook (``Adjustments.request``, ``resolve``): a message of ``room`` to every connection,
         sent by the owner to its own: the other processes send it to theirs once their copies reached
         the action count it was sent at (``m GAME SENDER COUNT TEXT``)."""
         if len(text) <= MAX_FORWARD_BYTES:
@@ -543,7 +522,7 @@ class Cluster:
             await self._request(owner, {"op": "waiting", "game": game_id}, timeout=1.0)
 
     def welcomed(self, conn: Conn, room: Room) -> None:
-        """Hook (core ``_hello``, after the welcome): on a game another process owns, the adjustment
+        """Hook (``Handlers`` joining a connection, after its welcome): on a game another process owns, the adjustment
         requests waiting there, as the owner sends its own after a welcome. One made at an action
         this copy has not applied yet reaches the connection with that action (``_relayed``)."""
         known = self._waiting.get(room.game_id)
@@ -563,13 +542,13 @@ class Cluster:
             self._answer(msg, {"moved": True})
             return
         room = self.server.rooms.get(gid)
-        texts = [] if room is None else [self.server._request_text(room, req, None) for req in room.requests.values()]
+        texts = [] if room is None else [self.server.adjust.request_text(room, req, None) for req in room.requests.values()]
         while texts and len(json.dumps(texts)) > MAX_FORWARD_BYTES:   # (one a seat: a few hundred bytes each)
             texts.pop()
         self._answer(msg, {"game": gid, "waiting": texts})
 
     def stored(self, room: Room) -> None:
-        """Hook (core ``_stored``): an action of ``room`` is committed: tell the followers."""
+        """Hook (``Commits``): an action of ``room`` is committed: tell the followers."""
         self._notify(CHANNEL, f"a {room.game_id} {len(room.game.actions)} {self.id}")
 
     def _refresh_seats(self, game_id: str) -> None:
@@ -595,13 +574,13 @@ class Cluster:
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         async with lock:
             room = self.server.rooms.get(game_id)
-            if room is None or _busy(room) or self.db is None:
+            if room is None or room.busy() or self.db is None:
                 return
             have = len(room.game.actions)
             cur = await self.db.execute("SELECT n, action FROM actions WHERE game_id=%s AND n >= %s ORDER BY n",
                                         (game_id, have))
             rows = await cur.fetchall()
-            if self.server.rooms.get(game_id) is not room or _busy(room) or len(room.game.actions) != have:
+            if self.server.rooms.get(game_id) is not room or room.busy() or len(room.game.actions) != have:
                 return
             try:
                 for n, text in rows:
@@ -612,14 +591,14 @@ class Cluster:
                     room.sync_cache.clear()
                     room.last_active = time.time()
                     actor, ref = self._acks.pop((game_id, int(n) + 1), (None, None))
-                    self.server._broadcast(room, events, int(data.get("seat", -1)), actor, ref)
+                    self.server.updates.broadcast(room, events, int(data.get("seat", -1)), actor, ref)
             except Exception:   # noqa: BLE001 - a replica that no longer agrees: load it again
                 game_log(game_id).exception("cluster: following game %s failed; reloading it", game_id)
-                self.server._reload(room)
+                self.server.registry.reload(room)
                 for c in list(room.conns):
-                    self.server._send_sync(c, room, None, "reloaded", None)
+                    self.server.updates.sync(c, room, None, "reloaded", None)
             if self.owns(game_id):
-                self.server.kick_bots(room)
+                self.server.bot_turns.kick(room)
 
     # ------------------------------------------------------------------ forwarding: the asking side
     async def ready(self, game_id: str) -> None:
@@ -632,9 +611,9 @@ class Cluster:
             await self._ask_waiting(game_id)   # the adjustment requests its welcome will carry
 
     def intercept(self, conn: Conn, room: Room, text: str | bytes, msg: Any) -> bool:
-        """Hook (core ``_handle``), for a game another process owns: a seat's action or answer is
+        """Hook (``Handlers.handle``), for a game another process owns: a seat's action or answer is
         forwarded to the owner; a hello or sync naming a state this copy has not reached yet is
-        handled once it has caught up. True if the message was taken (core then does nothing more)."""
+        handled once it has caught up. True if the message was taken (the handlers then do nothing more)."""
         from . import protocol as P
         if room.game_id in self._catching:   # just taken over here: handled once its copy caught up
             self._spawn(self._handle_later(conn, room, text))
@@ -655,8 +634,7 @@ class Cluster:
         await self._catch_up(room.game_id, wait=False)
         room = self.server.rooms.get(room.game_id, room)
         if not conn.closing:
-            handle = getattr(self.server, "_handle", None) or self.server.on_message
-            _settled(self.server, room, handle, conn, room, text)
+            room.when_settled(self.server.handlers.handle, conn, room, text)
 
     def forward(self, conn: Conn, room: Room, text: str | bytes, ref: Any, state_id: int | None) -> None:
         """A seat's message for a game another process owns goes to it (see ``intercept``)."""
@@ -722,9 +700,8 @@ class Cluster:
                 del self._inflight[gid]
         room = self.server.rooms.get(gid, room)
         if local:   # this process owns the game now: handle the message as its own
-            # core's _handle: the message passed the rate check here already (on_message where there is none)
-            handle = getattr(self.server, "_handle", None) or self.server.on_message
-            _settled(self.server, room, handle, conn, room, text)
+            # the message passed the size and rate checks here already
+            room.when_settled(self.server.handlers.handle, conn, room, text)
             return
         if answer is None:
             conn.error("storage_error", "the worker running this game did not answer in time (it may have "
@@ -735,7 +712,7 @@ class Cluster:
             if "text" in item:
                 conn.send(str(item["text"]))
             elif "sync" in item:   # since what this connection was sent just now (the updates above)
-                self.server._send_sync(conn, room, room.game.state_id, "stale_state", ref)
+                self.server.updates.sync(conn, room, room.game.state_id, "stale_state", ref)
             elif "close" in item:
                 conn.close(int(item["close"][0]), str(item["close"][1]))
         for key in [k for k, v in self._acks.items() if v[0] is conn and k[0] == gid and
@@ -750,7 +727,7 @@ class Cluster:
         owner = None if await self.adopt(game_id) else await self._owner_of(game_id)
         if owner is None or owner == self.id:
             self._refresh_seats(game_id)   # a seat claimed through its link on another process counts
-            out = self.server.join(game_id, seat, name, base_url)
+            out = self.server.lobby.join(game_id, seat, name, base_url)
             self._notify(CHANNEL, f"s {game_id} {self.id}")
             return out
         answer = await self._request(owner, {"op": "join", "game": game_id, "seat": seat, "name": name,
@@ -795,8 +772,8 @@ class Cluster:
             return
         proxy = ProxyConn(self.server.limits, room, msg.get("role"), msg.get("seat"), msg.get("thash"))
         room.conns.add(proxy)
-        self.server.on_message(proxy, room, str(msg.get("text", "")))
-        _settled(self.server, room, self._reply, proxy, msg)
+        self.server.handlers.on_message(proxy, room, str(msg.get("text", "")))
+        room.when_settled(self._reply, proxy, msg)
 
     def _reply(self, proxy: ProxyConn, msg: dict[str, Any]) -> None:
         room = proxy.room
@@ -827,7 +804,7 @@ class Cluster:
             return
         try:
             self._refresh_seats(gid)   # a seat claimed through its link on another process counts
-            out = self.server.join(gid, msg.get("seat"), msg.get("name"), str(msg.get("base", "")))
+            out = self.server.lobby.join(gid, msg.get("seat"), msg.get("name"), str(msg.get("base", "")))
         except LobbyError as exc:
             self._answer(msg, {"error": [exc.status, exc.code, exc.message]})
             return
@@ -835,7 +812,7 @@ class Cluster:
         self._answer(msg, {"ok": out})
 
 
-def shared_limits(limits: "Limits", workers: int) -> "Limits":
+def shared_limits(limits: Limits, workers: int) -> Limits:
     """This process's share of the per-process limits when ``workers`` processes serve together:
     the per-address HTTP request rate and burst, WebSocket connections per address and in total,
     and a game's connections (each seat's links, its spectators), which a process counts among
@@ -848,19 +825,3 @@ def shared_limits(limits: "Limits", workers: int) -> "Limits":
     return dataclasses.replace(limits, http_rate=limits.http_rate / workers, http_burst=share(limits.http_burst),
                                conns_per_address=share(limits.conns_per_address), conns_total=share(limits.conns_total),
                                conns_per_seat=share(limits.conns_per_seat), conns_per_game=share(limits.conns_per_game))
-
-
-def worker_app() -> Any:
-    """The app of one ``serve --workers`` process (uvicorn's factory): the settings ``run`` left in
-    ``$CHRISTIANITY_GAME_WORKER``, the logging set up again (each worker is a fresh process)."""
-    from . import logs
-    from .app import create_app
-    from .core import Limits
-
-    cfg = json.loads(os.environ[WORKER_ENV])
-    logs.configure(cfg["log_level"], cfg["log_format"])
-    lim = Limits(**cfg["limits"])
-    WorkerH11Protocol.limits = lim
-    return create_app(cfg["data_dir"], bot_delay=cfg["bot_delay"], limits=lim, synchronous=cfg["synchronous"],
-                      freeze_gc=True, allowed_origins=cfg["allowed_origins"],
-                      allow_chosen_seeds=cfg["allow_chosen_seeds"], database=cfg["database"], cluster=True)

@@ -40,7 +40,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from .logs import log
 
 if TYPE_CHECKING:
-    from .core import Limits
+    from .limits import Limits
 
 #: The largest request head (request line and headers) h11 buffers before it answers 400: twice the
 #: longest address the app accepts (``app.MAX_TARGET``) is far below it, and so is any browser's.

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from starlette.requests import Request
 
-    from .core import Limits
+    from .limits import Limits
 
 #: The replay viewer's "all cards shown" point of view (``?seat=all``).
 ALL_SHOWN = "all"

@@ -99,8 +99,9 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError, DatabaseE
 
 
 class GameStore(Protocol):
-    """What the server (server/core.py) needs of its storage; :class:`SqliteStore` and
-    :class:`~christianity_game.server.store_pg.PostgresStore` provide it with the same meaning.
+    """What the server (server/storage.py and the parts it serves) needs of its storage;
+    :class:`SqliteStore` and :class:`~christianity_game.server.store_pg.PostgresStore` provide it
+    with the same meaning.
 
     Every write is committed when its call returns (the server acknowledges an action only after
     ``append_action`` returned). Problems found by the store's own checks are sentences in
@@ -605,7 +606,7 @@ class SqliteStore(GameQueries):
             log.warning("checkpoint failed: %s", exc)
 
     def checkpoint_elsewhere(self) -> None:
-        """``checkpoint`` on a connection of its own, for a worker thread (see GameServer.checkpoint_soon)."""
+        """``checkpoint`` on a connection of its own, for a worker thread (see Storage.checkpoint_soon)."""
         with self._ckpt_lock:
             if self._closed:
                 return

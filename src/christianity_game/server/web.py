@@ -196,7 +196,7 @@ def install_web(app: FastAPI) -> None:
         server = getattr(request.app.state, "server", None)
         if server is not None:
             return server.limits
-        from .core import Limits
+        from .limits import Limits
         return Limits()
 
     @app.post("/api/replays", tags=["web"])
