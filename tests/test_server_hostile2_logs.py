@@ -22,7 +22,7 @@ from test_server_helpers import create, play, running
 from test_server_hostile2_slow import ServerProcess
 
 from christianity_game.server import logs
-from christianity_game.server.store import RUNNING_MARK, Store
+from christianity_game.server.store_sqlite import RUNNING_MARK, Store
 
 TEXT_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+ ")
 

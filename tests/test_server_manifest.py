@@ -34,7 +34,8 @@ from typing import Any
 from test_server_helpers import create, play, running, stored_exec, stored_rows, ws
 from test_server_hostile import closed_with
 
-from christianity_game.server.store import DB_NAME, MANIFEST_NAME, RUNNING_MARK
+from christianity_game.server.store import DB_NAME
+from christianity_game.server.store_sqlite import MANIFEST_NAME, RUNNING_MARK
 
 SEED = 7
 

@@ -25,9 +25,10 @@ from test_server_helpers import create, play, running, snapshot, ws
 from test_server_hostile import closed_with
 
 from christianity_game.server import migrate
-from christianity_game.server.store import (SCHEMA_VERSION, GameStore, SeatRow, SqliteStore, StoreError,
-                                            StoreUnavailable, open_store)
+from christianity_game.server.storage import open_store
+from christianity_game.server.store import SCHEMA_VERSION, GameStore, SeatRow, StoreError, StoreUnavailable
 from christianity_game.server.store_pg import PostgresStore, describe
+from christianity_game.server.store_sqlite import SqliteStore
 
 SEED = 7
 

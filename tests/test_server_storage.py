@@ -23,7 +23,8 @@ from test_server_helpers import ROOMY, create, play, running, ws
 from test_server_hostile import closed_with
 
 from christianity_game.server.__main__ import main as server_main
-from christianity_game.server.store import DB_NAME, RUNNING_MARK
+from christianity_game.server.store import DB_NAME
+from christianity_game.server.store_sqlite import RUNNING_MARK
 
 SEED = 7
 PAGE = 4096

@@ -1,6 +1,6 @@
-"""The storage a game server runs on (:class:`Storage`): the store opened and checked, the writer
-thread that commits actions (server/writer.py), the games that cannot be served, a game loaded by
-replaying its record, and the checks at each sweep.
+"""The storage a game server runs on (:class:`Storage`): the store opened (:func:`open_store`) and
+checked, the writer thread that commits actions (server/writer.py), the games that cannot be
+served, a game loaded by replaying its record, and the checks at each sweep.
 
 Damage is loud and local: a game whose rows cannot be read, that lost acknowledged actions, or whose
 record no longer replays is marked unavailable (``broken``: 503 ``game_unavailable``) while the
@@ -23,10 +23,28 @@ from ..engine.record import RecordError, UnsupportedRules, check_record
 from .errors import LobbyError
 from .logs import game_log
 from .room import Room
-from .store import DATABASE_ERRORS, GameRow, GameStore, StoreError, open_store
+from .store import DATABASE_ERRORS, GameRow, GameStore, StoreError, is_postgres, sqlite_location
+from .store_sqlite import SqliteStore
 from .writer import StoreWriter, locked
 
 log = logging.getLogger("christianity_game.server")
+
+
+def open_store(database: str | None, data_dir: str | Path, synchronous: str = "NORMAL",
+               check: bool = True, shared: bool = False) -> GameStore:
+    """The store ``database`` names: a PostgreSQL URL opens
+    :class:`~christianity_game.server.store_pg.PostgresStore`; nothing, a path or ``sqlite:///path``
+    opens :class:`~christianity_game.server.store_sqlite.SqliteStore` (in ``data_dir`` when nothing
+    is named).
+    ``shared``: this server is one of several on the database (server/cluster.py; PostgreSQL only)."""
+    if is_postgres(database):
+        from .store_pg import PostgresStore
+        return PostgresStore(str(database), check=check, shared=shared)
+    if shared:
+        raise StoreError("several servers on one database (serve --workers N, --cluster) need PostgreSQL "
+                         "(--database postgresql://...): a SQLite file is one server's")
+    folder, name = sqlite_location(database, data_dir)
+    return SqliteStore(folder, synchronous, check, db_name=name)
 
 
 class Storage:

@@ -1,9 +1,9 @@
 """PostgreSQL storage (``serve --database postgresql://user@host/db``), through psycopg 3.
 
-The same tables, columns and meaning as the SQLite store (server/store.py; the schema is built by
-the numbered migrations in ``server/migrations/postgresql/``): a game is the head of its record plus
-one row per accepted action, and every write is an autocommit statement (``create_game``: one
-transaction) that has committed when the call returns. The session runs with
+The same tables, columns and meaning as the SQLite store (server/store_sqlite.py; the schema is
+built by the numbered migrations in ``server/migrations/postgresql/``): a game is the head of its
+record plus one row per accepted action, and every write is an autocommit statement
+(``create_game``: one transaction) that has committed when the call returns. The session runs with
 ``synchronous_commit = on`` whatever the server's default, so a commit has reached PostgreSQL's
 write-ahead log on disk before the server acknowledges the action: a killed game server loses
 nothing it acknowledged, and neither does a crashed PostgreSQL (unless it runs with ``fsync = off``,
@@ -81,7 +81,8 @@ def describe(url: str) -> str:
 
 
 class PostgresStore(GameQueries):
-    """One PostgreSQL database (the same interface as :class:`~christianity_game.server.store.SqliteStore`)."""
+    """One PostgreSQL database (the interface of :class:`~christianity_game.server.store.GameStore`,
+    as :class:`~christianity_game.server.store_sqlite.SqliteStore` has it)."""
 
     PLACEHOLDER = "%s"   # psycopg's parameter mark (GameQueries writes ?)
     META_IF_ABSENT = "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING"

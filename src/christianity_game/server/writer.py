@@ -16,8 +16,8 @@ store without a SQLite connection (PostgreSQL) gets its calls one by one, each c
 as it does on the loop, unless it offers a ``batch()`` context manager for one transaction.
 
 **One thread at a time.** The store's SQLite connection is opened with ``check_same_thread=False``
-(store.py) and is shared by the loop (lobby reads, game loads, claims, sweeps) and the writer. A
-transaction spans several calls, so the two must never interleave: every use of the store goes
+(store_sqlite.py) and is shared by the loop (lobby reads, game loads, claims, sweeps) and the
+writer. A transaction spans several calls, so the two must never interleave: every use of the store goes
 through one lock, the writer's batch from ``BEGIN`` to ``COMMIT`` and each of the loop's calls
 (:class:`LockedStore` takes it for the loop). A lock, rather than a connection the writer thread
 alone uses, because the loop's store calls are synchronous code paths (loading a game, checking a
