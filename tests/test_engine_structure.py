@@ -1,7 +1,7 @@
 """The package's shape (docs/design.md, "Inside the engine" and "The layers"): rules in their own
 modules, each opening with a docstring that says what it carries out; no import circle anywhere in
 the package; no engine module imports another's private names; no engine module over about 600
-lines.
+lines, and no module of the package over 600 but those waiting for their own split.
 
 **What counts as an import, for circles.** Every ``import`` and ``from ... import`` of one of the
 package's modules: at module level, under ``if TYPE_CHECKING:`` (a circle of annotations is still
@@ -64,6 +64,30 @@ def test_no_module_imports_another_modules_private_names() -> None:
         for node in _imports(path):
             private = [a.name for a in node.names if a.name.startswith("_")]
             assert not private, f"{path.name} imports private names {private} from {node.module}"
+
+
+#: Modules of the package over :data:`MODULE_LINES` that wait for their own split, each named so that
+#: the size test guards every other module. The list may only shrink: a module listed here that is
+#: no longer over the cap fails the test.
+WAITING_FOR_THEIR_SPLIT = {
+    "cli.py",               # the command line: each command's options and its output
+    "engine/duel.py",       # the duel's rules (the engine's own cap, below, is 650)
+    "render/svg.py",        # card faces, the marks and the legend
+    "render/terminal.py",   # the terminal board and the action and event texts
+    "sim/lab.py",           # the balance lab's grid, backends and rows
+    "sim/report.py",        # the lab's HTML and Markdown report
+    "sim/tune.py",          # the tuner
+}
+MODULE_LINES = 600
+
+
+def test_no_module_of_the_package_is_over_600_lines() -> None:
+    sizes = {p.relative_to(PACKAGE).as_posix(): p.read_text(encoding="utf-8").count("\n")
+             for p in PACKAGE.rglob("*.py") if "_native" not in p.parts}
+    over = {name for name, lines in sizes.items() if lines > MODULE_LINES}
+    assert not over - WAITING_FOR_THEIR_SPLIT, {name: sizes[name] for name in sorted(over - WAITING_FOR_THEIR_SPLIT)}
+    done = WAITING_FOR_THEIR_SPLIT - over
+    assert not done, f"{sorted(done)} are at most {MODULE_LINES} lines now: drop them from WAITING_FOR_THEIR_SPLIT"
 
 
 def test_modules_are_small_and_say_what_rules_they_carry_out() -> None:
@@ -151,7 +175,7 @@ def test_the_circle_test_sees_every_kind_of_import() -> None:
     """The edges the named circles ran through are seen, whichever kind of import they are."""
     graph = _package_graph()
     assert graph["christianity_game.bots.registry"]["christianity_game.bots.mcts"].endswith("module")
-    assert graph["christianity_game.server.cluster"]["christianity_game.server.core"].endswith("type-checking")
+    assert graph["christianity_game.server.leases"]["christianity_game.server.core"].endswith("type-checking")
     assert graph["christianity_game.server.storage"]["christianity_game.server.store_pg"].endswith("function")
     assert graph["christianity_game.engine"] == {"christianity_game.native": "line 8, module"}
     assert _circle({"a": {"b": ""}, "b": {"c": ""}, "c": {"a": ""}}) == ["a", "b", "c", "a"]

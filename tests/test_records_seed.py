@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from christianity_game import Game
 from christianity_game.cli import app as cli_app
 from christianity_game.engine.record import RecordError
-from christianity_game.server import protocol as P
+from christianity_game.server.lobby_models import CreateGame
 
 RECORDS = Path(__file__).parent / "records"
 BIG = 2**127 + 12345   # a seed beyond 2**53: a double cannot hold it
@@ -104,12 +104,12 @@ def test_the_cli_replays_a_record_whose_seed_is_text(big_game: Game, tmp_path: P
 
 # --------------------------------------------------------------------------- the server
 def test_create_game_takes_the_seed_as_a_decimal_string() -> None:
-    assert P.CreateGame.model_validate({"seed": str(BIG)}).seed == BIG
-    assert P.CreateGame.model_validate({"seed": 5}).seed == 5
+    assert CreateGame.model_validate({"seed": str(BIG)}).seed == BIG
+    assert CreateGame.model_validate({"seed": 5}).seed == 5
     for bad in ("-1", "1e5", "0x10", 2.5, True):
         with pytest.raises(ValueError):
-            P.CreateGame.model_validate({"seed": bad})
-    schema = P.CreateGame.model_json_schema()["properties"]["seed"]
+            CreateGame.model_validate({"seed": bad})
+    schema = CreateGame.model_json_schema()["properties"]["seed"]
     assert {"type": "string", "pattern": "^[0-9]{1,100}$"} in schema["anyOf"]
 
 

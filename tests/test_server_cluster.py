@@ -457,7 +457,7 @@ def test_each_process_enforces_its_share_of_the_connection_caps() -> None:
     """Rate limits and quotas hold across processes: with N live processes each one admits the
     per-address and total connection caps, the HTTP rate and a game's links (each seat's, its
     spectators') divided by N, rounded up, never below one; one process keeps the limits."""
-    from christianity_game.server.cluster import shared_limits
+    from christianity_game.server.leases import shared_limits
     from christianity_game.server.limits import Limits
 
     lim = Limits()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from test_server_helpers import create, running, ws
 
-from christianity_game.server.protocol import CreatedGame, GameSummary, Joined
+from christianity_game.server.lobby_models import CreatedGame, GameSummary, Joined
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from test_server_helpers import create, running
 
 from christianity_game.engine.variants import PRESETS, VARIANTS
-from christianity_game.server.protocol import GameSummary
+from christianity_game.server.lobby_models import GameSummary
 
 
 def _summary(client: Any, game: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
-from . import protocol as P
+from . import lobby_models as L
 from .conn import RAW_SEND, Conn
 from .core import GameServer
 from .errors import LobbyError
@@ -262,7 +262,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
         return JSONResponse({"code": "storage_error", "message": f"the server's storage failed ({exc}); "
                              "the operator has been told"}, status_code=503)
 
-    errors: dict[int | str, dict[str, Any]] = {s: {"model": P.ApiError} for s in (400, 403, 404, 409, 429, 503)}
+    errors: dict[int | str, dict[str, Any]] = {s: {"model": L.ApiError} for s in (400, 403, 404, 409, 429, 503)}
 
     @app.get("/healthz")
     async def healthz(request: Request, reset_lag: bool = False) -> dict[str, Any]:
@@ -277,8 +277,8 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
                 "unverified_state_claims": s.claims.unverified, "unavailable_games": len(s.storage.broken),
                 **({"cluster": s.cluster.report()} if s.cluster is not None else {})}
 
-    @app.post("/api/games", response_model=P.CreatedGame, status_code=201, responses=errors)
-    async def create_game(body: P.CreateGame, request: Request) -> dict[str, Any]:
+    @app.post("/api/games", response_model=L.CreatedGame, status_code=201, responses=errors)
+    async def create_game(body: L.CreateGame, request: Request) -> dict[str, Any]:
         """Create a game. Query parameters are taken as settings (`?evilInterrupt=0&soloFee=2`)."""
         extra = dict(request.query_params)
         addr = request.client.host if request.client else ""
@@ -290,19 +290,19 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             await server.cluster.adopt(out["game_id"])
         return out
 
-    @app.get("/api/games", response_model=list[P.GameSummary])
+    @app.get("/api/games", response_model=list[L.GameSummary])
     async def open_games(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
         """Listed games, not over, that still have a free human seat (newest first)."""
         return srv(request).lobby.open_games(limit)
 
-    @app.get("/api/games/{game_id}", response_model=P.GameSummary, responses=errors)
+    @app.get("/api/games/{game_id}", response_model=L.GameSummary, responses=errors)
     async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
         return srv(request).lobby.game_summary(game_id)
 
-    @app.post("/api/games/{game_id}/join", response_model=P.Joined, responses=errors)
-    async def join(game_id: str, request: Request, body: P.JoinRequest | None = None) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/join", response_model=L.Joined, responses=errors)
+    async def join(game_id: str, request: Request, body: L.JoinRequest | None = None) -> dict[str, Any]:
         """Take a free human seat: the answer holds the seat's token and link."""
-        b = body or P.JoinRequest(seat=None, name=None)
+        b = body or L.JoinRequest(seat=None, name=None)
         server = srv(request)
         if server.cluster is not None:   # cluster hook: joined on the game's owner
             return await server.cluster.join(game_id, b.seat, b.name, link_base(request))
@@ -316,7 +316,7 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             token = authorization[7:].strip()
         return srv(request).lobby.view_for_token(game_id, token)
 
-    @app.get("/api/games/{game_id}/digest", response_model=P.Digest, responses=errors)
+    @app.get("/api/games/{game_id}/digest", response_model=L.Digest, responses=errors)
     async def digest(game_id: str, request: Request) -> dict[str, Any]:
         """A keyed hash of the whole game state (every view and the record): for checking that a
         restarted server resumed each game exactly. It reveals nothing about hidden cards."""

@@ -12,9 +12,9 @@ from typing import Any, Callable
 from ..bots import BOTS, LEVELS, is_bot_name
 from ..engine.game import Game
 from ..engine.settings import Settings
-from . import protocol as P
 from .conn import canonical
 from .errors import LobbyError
+from .lobby_models import CreateGame
 from .quotas import Quotas
 from .room import Room, access, default_manual_adjust, new_token, people_on_both_sides, sides_of, token_hash
 from .rooms import Rooms
@@ -38,7 +38,7 @@ class Lobby:
         self.default_variants = default_variants
         self.allow_chosen_seeds = allow_chosen_seeds
 
-    def create_game(self, req: P.CreateGame, extra_settings: dict[str, str], base_url: str,
+    def create_game(self, req: CreateGame, extra_settings: dict[str, str], base_url: str,
                     addr: str = "") -> dict[str, Any]:
         """Create a game for the client at ``addr`` (its quotas apply: checked first, so a refused
         request costs no game)."""
@@ -122,7 +122,7 @@ class Lobby:
                 "ws": ws_url(base_url, game_id), "seats": links, "manualAdjust": room.manual_adjust,
                 "spectator": {"token": spectator, "url": f"{base_url}play/{game_id}#token={spectator}"}}
 
-    def _scenario_game(self, req: P.CreateGame, seed: int, settings: Settings) -> Game:
+    def _scenario_game(self, req: CreateGame, seed: int, settings: Settings) -> Game:
         """A game of a named duel scenario: its mode, line-up and settings (over the request's),
         fresh or from its prepared position."""
         sc = load_scenario(req.scenario or "")
