@@ -273,8 +273,9 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             s.health.reset_stats()
         healthy = not (s.storage.problems or s.storage.broken)
         return {"ok": healthy, "games_loaded": len(s.rooms), "connections": s.quotas.conns_total,
-                "loop_lag_ms": s.health.loop_lag_ms(), "gc": s.health.gc_report(), "storage_problems": s.claims.report(),
-                "unverified_state_claims": s.claims.unverified, "unavailable_games": len(s.storage.broken),
+                "loop_lag_ms": s.health.loop_lag_ms(), "gc": s.health.gc_report(),
+                "storage_problems": s.claims.report(), "unverified_state_claims": s.claims.unverified,
+                "unavailable_games": len(s.storage.broken),
                 **({"cluster": s.cluster.report()} if s.cluster is not None else {})}
 
     @app.post("/api/games", response_model=L.CreatedGame, status_code=201, responses=errors)

@@ -82,6 +82,7 @@ class GameServer:
     # ------------------------------------------------------------------ what the parts share
     @property
     def limits(self) -> Limits:
+        """The caps every part enforces (server/limits.py)."""
         return self._limits
 
     @limits.setter
@@ -132,6 +133,8 @@ class GameServer:
         self.bot_turns.start()
 
     async def stop(self) -> None:
+        """Stop the background work, let the writer commit what it holds (its players hear so), then
+        close every connection and the store."""
         self.storage.closing = self.registry.closing = self.bot_turns.closing = True
         tasks = [t for t in [self._loader, *self.health.stop(), self._sweeper, self.bot_turns.scheduler.task]
                  if t is not None]

@@ -129,6 +129,7 @@ class Handlers:
 
     # ------------------------------------------------------------------ one handler per message type
     def hello(self, conn: Conn, room: Room, msg: P.Hello) -> None:
+        """Join as the token's seat or as a spectator (again: switch to another token)."""
         if not msg.token:
             conn.error("missing_token", "hello needs the seat's or spectator's token", msg.ref)
             return
@@ -139,6 +140,8 @@ class Handlers:
         self._join(conn, room, msg.token, ident, msg.state_id, msg.ref)
 
     def action(self, conn: Conn, room: Room, msg: P.ActionMessage) -> None:
+        """A seat's action, against the state it saw: refused with a code and nothing changed, or
+        applied and committed (an adjustment at an ``ask`` table waits for the other side)."""
         ref = msg.ref
         g = room.game
         if not self.may_act(conn, room, msg.token, ref, "action"):
@@ -190,16 +193,19 @@ class Handlers:
         self.commits.accept(room, action.to_json(), events, action.seat, conn, ref)
 
     def sync(self, conn: Conn, room: Room, msg: P.SyncRequest) -> None:
+        """A full resync: the view and the events after the state the client names."""
         if conn.role is None:
             conn.error("not_joined", "send hello with a token first", msg.ref)
         elif not self.claims.state_lost(conn, room, msg.state_id, msg.ref):
             self.updates.sync(conn, room, msg.state_id, "requested", msg.ref)
 
     def adjust_answer(self, conn: Conn, room: Room, msg: P.AdjustAnswer) -> None:
+        """A seat's answer to another seat's adjustment request (server/adjust.py)."""
         if self.may_act(conn, room, msg.token, msg.ref, "answer"):
             self.adjust.answer(conn, room, msg)
 
     def ping(self, conn: Conn, room: Room, msg: P.Ping) -> None:
+        """A keep-alive: pong."""
         conn.send(dumps({"type": "pong", "ref": msg.ref}))
 
     # ------------------------------------------------------------------ joining, and a seat's authority
