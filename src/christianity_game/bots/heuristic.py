@@ -8,6 +8,7 @@ Cost of seats whose turn it is not pays boosts and instants (it untaps before th
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
 from ..cards.loader import CardSet
@@ -24,13 +25,58 @@ ABILITY_PRIORITY = ("deliverance", "benevolence", "speed", "cost_zone_power", "r
 KIND_KEEP = {"maturity": 10, "righteous_habitual": 6, "resistance": 5, "instant": 3, "action": 3}
 
 
+@dataclass(frozen=True)
+class Knobs:
+    """The Righteous rules of thumb as numbers. The defaults are the heuristic bot's own; other
+    values are for the lab to try (``python -m christianity_game.bots.tune_knobs`` searches them).
+
+    - ``tempt_keep``: Cost a seat keeps untapped after paying off a Temptation (for the Habituals
+      that may follow), on top of the Cost its cheapest Maturity card needs;
+    - ``humility_floor``: at this Humility or less a Temptation is paid off whatever it leaves;
+    - ``card_slack``: a Resistance card answers a threat when it costs less than the threat's
+      resistance plus this (or the seat cannot pay the threat);
+    - ``main_keep``: on its own turn a seat spends Cost on Righteous Habituals and Actions only down
+      to this many untapped (a threat may come before its Cost untaps again);
+    - ``lay_*``: a card goes to the Cost Zone when its keep value is under ``lay_small`` while the
+      zone has fewer than ``lay_cz1`` cards, ``lay_mid`` under ``lay_cz2``, ``lay_big`` after;
+    - ``respond_keep``: spare Cost a seat needs on its own turn to answer a card on the stack;
+    - ``ability_margin``: untapped Cost beyond an ability's price before buying it;
+    - ``thin_hand``: a Righteous micro-boost draws for a seat with this many cards or fewer.
+    """
+
+    tempt_keep: int = 0
+    humility_floor: int = 1
+    card_slack: int = 0
+    main_keep: int = 0
+    lay_small: float = 9.5
+    lay_cz1: int = 7
+    lay_mid: float = 4.5
+    lay_cz2: int = 11
+    lay_big: float = 3.2
+    respond_keep: int = 2
+    ability_margin: int = 4
+    thin_hand: int = 2
+
+    def __repr__(self) -> str:
+        changed = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                   if getattr(self, f.name) != f.default]
+        return f"Knobs({', '.join(changed)})"
+
+
+DEFAULT_KNOBS = Knobs()
+
+
 class HeuristicBot(Bot):
     """Rules of thumb for Righteous seats (see the module docstring)."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, cards: CardSet | None = None) -> None:
+    def __init__(self, seed: int = 0, cards: CardSet | None = None, knobs: Knobs = DEFAULT_KNOBS,
+                 duel_knobs: Knobs | None = None) -> None:
         super().__init__(seed, cards)
+        self.knobs = knobs              # co-op and solo (and the duel, unless duel_knobs)
+        self.duel_knobs = duel_knobs or knobs
+        self.k = knobs                  # the set of the decision being made
         self._keep_cache: dict[tuple[str, bool], float] = {}   # _keep_value by (card id, at L3)
 
     # ------------------------------------------------------------------ helpers
@@ -88,6 +134,7 @@ class HeuristicBot(Bot):
             return actions[0]
         ids = self._uid_ids(view)
         me = view["seats"][view["viewer"]]
+        self.k = self.duel_knobs if view.get("duel") else self.knobs
         kinds = set(map(type, actions))   # which kinds of decision this is (action classes are final)
         if Choose in kinds:
             return self._choice(view, actions, ids, me)
@@ -158,7 +205,8 @@ class HeuristicBot(Bot):
         hand_defs = {a.card: defs[ids[a.card]] for a in lays}
         maturity_in_hand = sum(1 for d in hand_defs.values() if d.kind == "maturity")
         # A small Cost Zone is the first need; later, lay only what is not worth keeping.
-        threshold = 9.5 if cz < 7 else 4.5 if cz < 11 else 3.2
+        k = self.k
+        threshold = k.lay_small if cz < k.lay_cz1 else k.lay_mid if cz < k.lay_cz2 else k.lay_big
         best = min(lays, key=lambda a: self._keep_value(hand_defs[a.card], me))
         card = hand_defs[best.card]
         value = self._keep_value(card, me)
@@ -172,7 +220,8 @@ class HeuristicBot(Bot):
         buys = {a.ability: a for a in actions if isinstance(a, BuyAbility)}
         for name in ABILITY_PRIORITY[:5]:
             a = buys.get(name)
-            if a is not None and me["untapped"] >= (11 if name in ("deliverance", "benevolence", "restoration") else 7) + 4:
+            if a is not None and me["untapped"] >= (11 if name in ("deliverance", "benevolence", "restoration") else 7) \
+                    + self.k.ability_margin:
                 return a
         return self._pass(actions)
 
@@ -191,12 +240,13 @@ class HeuristicBot(Bot):
             plays = [a for a in card_plays if a.threat == t["uid"]]
             if plays:
                 best = min(plays, key=lambda a: self._def(ids[a.card]).cost)
-                if self._def(ids[best.card]).cost < t["remaining"] or t["remaining"] > untapped:
+                if self._def(ids[best.card]).cost < t["remaining"] + self.k.card_slack or t["remaining"] > untapped:
                     return best
             full = [a for a in actions if isinstance(a, Resist) and a.threat == t["uid"] and a.amount == t["remaining"]]
             if full:
                 habitual = self._def(t["id"]).kind == "evil_habitual" or bool(t.get("finale"))
-                if habitual or untapped - t["remaining"] >= reserve or me["humility"] <= 1:
+                if habitual or untapped - t["remaining"] >= reserve + self.k.tempt_keep \
+                        or me["humility"] <= self.k.humility_floor:
                     return full[0]
         # Benevolence: help a teammate with a Habitual they cannot pay alone
         for t in order:
@@ -237,7 +287,7 @@ class HeuristicBot(Bot):
             options = [a for a in plays if self._def(ids[a.card]).kind == kind]
             if options:
                 best = max(options, key=lambda a: self._keep_value(self._def(ids[a.card]), me))
-                if self._def(ids[best.card]).cost <= untapped:
+                if self._def(ids[best.card]).cost <= untapped - self.k.main_keep:
                     return self._with_mate(view, best, plays)
         return self._pass(actions)
 
@@ -276,7 +326,8 @@ class HeuristicBot(Bot):
 
     def _respond(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         plays = [a for a in actions if isinstance(a, PlayCard)]
-        if plays and (view["turn_seat"] != view["viewer"] or me["untapped"] - self._reserve(view, me, ids) >= 2):
+        if plays and (view["turn_seat"] != view["viewer"]
+                      or me["untapped"] - self._reserve(view, me, ids) >= self.k.respond_keep):
             return self._with_mate(view, plays[0], plays)
         return self._pass(actions)
 
@@ -287,7 +338,7 @@ class HeuristicBot(Bot):
         if me["side"] == "righteous":   # D-MB-3: draw for a thin hand, else Humility toward a level
             seats = [s for s in view["seats"] if s["side"] == "righteous"]
             thin = min(seats, key=lambda s: (s["hand_size"], s["seat"]))
-            if thin["hand_size"] <= 2 and ("draw", thin["seat"]) in by:
+            if thin["hand_size"] <= self.k.thin_hand and ("draw", thin["seat"]) in by:
                 return by[("draw", thin["seat"])]
             climbing = [s for s in seats if s["maturity"] < 3] or seats
             best = max(climbing, key=lambda s: (s["humility"], -s["seat"]))

@@ -21,7 +21,8 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012) on the real engine:
   decisions from the root, then :func:`~.evaluation.win_chance` scores the position: a logistic
   model fitted from thousands of lab games (``python -m christianity_game.bots.fit_eval``;
   Humility, Maturity, Habituals, clocks, Cost and the table's variants are its features).
-  ``round_horizon=True`` (off by default; issue 24's probe, docs/decisions.md) stops a duel
+  ``round_horizon=True`` (off by default; docs/decisions.md, "Play-test variants of the duel",
+  the probe of the Righteous search) stops a duel
   rollout instead as the deciding turn's seat starts its next turn (one round on, ``DUEL_CAP``
   decisions at most), so every rollout of a decision is scored at the same point of the round.
 - **Reuse.** After a decision the bot keeps the subtree of its move; at its next decision it

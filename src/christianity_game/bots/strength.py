@@ -1,4 +1,4 @@
-"""How much a bot raises its side's win share over the heuristic, on the same seeds (issue 24's targets).
+"""How much a bot raises its side's win share over the heuristic, on the same seeds.
 
     python -m christianity_game.bots.strength --bot mcts:64it --lineup ER --games 40 \\
         --variants recommended --out strength.jsonl
