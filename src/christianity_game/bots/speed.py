@@ -8,7 +8,7 @@ the recommended variants, co-op RR) and lets the flat ``search`` bot and the ``m
 on each of the same positions for the same time: their rollouts (search) and iterations (mcts)
 a second, per table (the median over the positions).
 
-``latency`` does what the server does with a thinking bot (``server/core.py``,
+``latency`` does what the server does with a thinking bot (``server/bot_turns.py``,
 ``_think_off_loop``): ``--games`` games of bots at ``--level`` for every seat move at once on one
 asyncio event loop, each decision sent to the shared worker pool (``search.thinking_pool``, one
 process a core) with ``search.think`` and the time it was asked for; it reports how long each
