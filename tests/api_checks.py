@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 from collections import Counter
 from typing import Any, Iterator
 
@@ -30,6 +31,11 @@ from christianity_game.engine.actions import Undo
 from christianity_game.engine.determinize import determinize, hidden_places
 from christianity_game.engine.rng import Rng
 from state_helpers import fingerprint, snapshot
+
+
+def stable_seed(*parts: Any) -> int:
+    """A seed from the parts' text (the same on every run and machine)."""
+    return zlib.crc32(repr(parts).encode()) % 1_000_000
 
 MAX_HUMILITY, MAX_MATURITY = 10, 3
 INT64 = range(-(2 ** 63), 2 ** 63)

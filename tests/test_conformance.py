@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import json
 import random
-import zlib
 from collections import Counter
 from typing import Any, Iterator
 
@@ -49,7 +48,7 @@ from christianity_game.engine.determinize import determinize, hidden_places
 from christianity_game.engine.rng import Rng
 from api_checks import (
     assert_same, check_badges, check_clone, check_events, check_round_trip, check_undo, check_view, check_world,
-    check_zones, choose, duel_settings, make_settings, places, rebuilt,
+    check_zones, choose, duel_settings, make_settings, places, rebuilt, stable_seed,
 )
 from state_helpers import snapshot
 from tables import TABLES
@@ -58,10 +57,6 @@ GAMES_PER_TABLE = 3
 PROBE_EVERY = 12          # mean decisions between probes
 STEP_CAP = 20_000
 
-
-def stable_seed(*parts: Any) -> int:
-    """A seed from the parts' text (the same on every run and machine)."""
-    return zlib.crc32(repr(parts).encode()) % 1_000_000
 
 
 def table_game(table: str, seed: int) -> Game:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import random
-import zlib
 from collections import Counter
 from typing import Any, Callable
 
@@ -43,7 +42,7 @@ from christianity_game import (
 )
 from christianity_game.engine.actions import ACTION_TYPES
 from christianity_game.engine.game import ABILITIES
-from api_checks import check_badges, check_events, check_view, check_zones, choose, make_settings
+from api_checks import check_badges, check_events, check_view, check_zones, choose, make_settings, stable_seed
 from state_helpers import snapshot
 
 MODES = {"R": "solo", "RR": "coop", "RRR": "coop", "RRRR": "coop"}
@@ -60,9 +59,6 @@ SETTING_COMBOS = [(m, r) for m in (True, False) for r in (True, False)]
 # ------------------------------------------------------------------------------------------------
 # helpers
 
-
-def stable_seed(*parts: Any) -> int:
-    return zlib.crc32(repr(parts).encode())
 
 
 def quick_snapshot(game: Game) -> tuple[Any, Any, Any]:

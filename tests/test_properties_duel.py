@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 import random
-import zlib
 from collections import Counter
 from typing import Any, Callable
 
@@ -50,7 +49,7 @@ from christianity_game import (
 from christianity_game.bots import make_bot
 from christianity_game.engine.actions import ChooseReward
 from christianity_game.engine.game import ABILITIES
-from api_checks import DUEL_TURN_CAP, check_badges, check_events, check_view, check_zones, duel_settings
+from api_checks import DUEL_TURN_CAP, check_badges, check_events, check_view, check_zones, duel_settings, stable_seed
 from state_helpers import snapshot
 
 LINEUPS = ["ER", "EER", "ERR", "EERR", "EEERR"]
@@ -60,9 +59,6 @@ STEP_CAP = 40_000
 GAMES = {"ER": 36, "EER": 20, "ERR": 20, "EERR": 14, "EEERR": 12}
 PROBE_EVERY = 60          # mean actions between probes (views, copies, unlisted actions)
 
-
-def stable_seed(*parts: Any) -> int:
-    return zlib.crc32(repr(parts).encode()) % 1_000_000
 
 
 def copy_of(game: Game) -> Game:
