@@ -24,7 +24,7 @@ DESIGN = ROOT / "docs" / "design.md"
 
 #: Engine modules that hold data for a rule, show it, or set it up from a position, while another
 #: module carries it out: listed in the table's last column.
-SUPPORT = ("numbers", "duel_state", "duel_view", "view", "seatview", "determinize", "position",
+SUPPORT = ("numbers", "duel_state", "observer", "view", "seatview", "determinize", "position",
            "position_format", "position_dump")
 
 #: A rule ID (``CO-W-2``, ``D-MR-5``, ``D-W-R``, ``D-SCORE``), optionally a range (``S-2..S-7``,

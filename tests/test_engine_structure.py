@@ -186,3 +186,54 @@ def test_the_circle_test_sees_every_kind_of_import() -> None:
     server = "christianity_game.server"
     assert f"{server}.store_pg" not in graph[f"{server}.store"] and f"{server}.store_sqlite" not in graph[f"{server}.store"]
     assert f"{server}.cluster" not in graph[f"{server}.core"] and f"{server}.app" not in graph[f"{server}.cluster"]
+
+
+# ------------------------------------------------------------------------------ what a seat sees
+#: The modules that write a view down or draw one: the JSON and read-only formats, the lazy seat
+#: view, the learning environment's observation and the terminal. They get what a seat sees from
+#: the observer (engine/observer.py) and never read the game's state.
+VIEW_FORMATS = ("engine/view.py", "engine/seatview.py", "env/observation.py", "render/terminal.py")
+#: The modules that make views, or that re-deal what a seat cannot see: each asks the observer.
+VIEW_MAKERS = ("engine/view.py", "engine/seatview.py", "env/observation.py", "env/actions.py", "engine/determinize.py",
+               "render/terminal.py")
+#: Modules of engine/, env/ and render/ outside the rules that read a hand or a deck of the state,
+#: and why that is no view.
+HIDDEN_ZONE_READERS = {
+    "engine/observer.py": "the observer: what each seat may see, for every view",
+    "engine/determinize.py": "re-deals a world's hidden places (which places: the observer's)",
+    "engine/position.py": "a position holds every card (never sent to a client)",
+    "engine/position_dump.py": "a position holds every card (never sent to a client)",
+    "engine/state.py": "the state itself",
+}
+RULES_AND_STATE = {f"engine/{name}.py" for name in RULE_MODULES + ("duel_clocks",)}
+
+
+def _attributes(path: Path) -> dict[str, list[int]]:
+    """Attribute name -> the lines ``path`` reads it on (``x.name``, an object's own ``self.name`` aside)."""
+    out: dict[str, list[int]] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+            out.setdefault(node.attr, []).append(node.lineno)
+    return out
+
+
+def test_one_observer_builds_every_view() -> None:
+    """What a seat may see is decided in one place: the formats and the terminal never read the
+    state, every view is made through the observer, and outside the rules only the observer (and
+    what is no view: positions, the re-deal of a world) reads a hand or a deck."""
+    graph = _package_graph()
+    for rel in VIEW_FORMATS:
+        lines = _attributes(PACKAGE / rel).get("state")
+        assert not lines, f"{rel} reads the game's state (lines {lines}): what a seat sees comes from the observer"
+    for rel in VIEW_MAKERS:
+        assert "christianity_game.engine.observer" in graph[_module_name(PACKAGE / rel)], f"{rel} does not ask the observer"
+    readers = set()
+    for folder in ("engine", "env", "render"):
+        for path in sorted((PACKAGE / folder).glob("*.py")):
+            rel = f"{folder}/{path.name}"
+            attrs = _attributes(path)
+            if rel not in RULES_AND_STATE and "state" in attrs and any(z in attrs for z in ("hand", "deck", "evil_deck")):
+                readers.add(rel)
+    assert readers == set(HIDDEN_ZONE_READERS) - {"engine/state.py"}, (
+        f"reading hidden zones outside the observer: {sorted(readers - set(HIDDEN_ZONE_READERS))}; "
+        f"listed but no longer reading them: {sorted(set(HIDDEN_ZONE_READERS) - readers - {'engine/state.py'})}")

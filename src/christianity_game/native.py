@@ -47,13 +47,15 @@ SWITCH = "CHRISTIANITY_GAME_ENGINE"
 #: the name mypyc gives the shared library of the compiled modules (``<group>__mypyc``)
 GROUP = "christianity_game.engine.compiled"
 
-#: The engine modules compiled, all on the path of every action. Left in Python: actions and
-#: settings (dataclasses whose defaults mypyc's native classes read differently), rng (a mypyc
-#: internal error), the views (a trial build with seatview, view, duel_view and determinize
-#: crashed in the view bench) and what runs once a game (positions, records, replay).
+#: The engine modules compiled: all on the path of every action, and the observer with the view
+#: formats it writes into (every view of every seat, hot in the lab and the server). Left in
+#: Python: actions and settings (dataclasses whose defaults mypyc's native classes read
+#: differently), rng (a mypyc internal error), the seat view's lazy mappings (``seatview``: a
+#: ``Mapping`` with weak references; a trial build that compiled it crashed in the view bench),
+#: determinization and what runs once a game (positions, records, replay).
 NATIVE_MODULES = (
     "numbers", "events", "state", "duel_state", "modes", "base", "costs", "abilities", "badges",
-    "effects", "stack", "legal", "coop", "flow", "table", "game", "duel_clocks", "duel",
+    "effects", "stack", "legal", "coop", "flow", "table", "game", "duel_clocks", "duel", "observer", "view",
 )
 
 

@@ -43,33 +43,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from .observer import hidden_zones, shown_uids
 from .rng import Rng
 
 if TYPE_CHECKING:
     from .table import TableRules
 
 G = TypeVar("G", bound="TableRules")
-
-
-def shown_uids(view: dict[str, Any]) -> set[int]:
-    """Every uid a view names: cards it shows (``uid``) and the cards and threats of its legal actions."""
-    out: set[int] = set()
-    stack: list[Any] = [view]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            uid = x.get("uid")
-            if isinstance(uid, int):
-                out.add(uid)
-            stack.extend(v for v in x.values() if isinstance(v, (dict, list)))
-        elif isinstance(x, list):
-            stack.extend(v for v in x if isinstance(v, (dict, list)))
-    for action in view.get("pending", ()):
-        for key in ("card", "option", "threat"):
-            value = action.get(key)
-            if isinstance(value, int):
-                out.add(value)
-    return out
 
 
 def hidden_places(game: "TableRules", seat: int | None) -> list[tuple[list[int], int]]:
@@ -80,23 +60,13 @@ def hidden_places(game: "TableRules", seat: int | None) -> list[tuple[list[int],
     the stack, the Foresight cards on top of the Evil deck, the options of an open choice) counts as
     seen and stays. ``seat=None`` is a spectator (sees no hand at all).
     """
-    st = game.state
-    face_up = st.face_up
-    zones: list[tuple[list[int], bool]] = []     # (zone, only its face-down cards are hidden)
-    for i, sd in enumerate(st.seats):
-        zones.append((sd.deck, False))          # deck order and contents: hidden from everyone
-        if i != seat:
-            zones.append((sd.hand, False))
-            zones.append((sd.cost_zone, True))
-    zones.append((st.evil_deck, False))
-    seen = shown_uids(game.view(seat))
-    c = st.choice
+    seen = shown_uids(game, seat)   # what the observer shows the seat: its view and its legal actions
+    c = game.state.choice
     if c is not None:
         # an open choice lists cards by uid (a search of a deck): the chooser sees them, and the
         # deciding seat never searches while another seat chooses; keep them where they are
         seen.update(c.options)
-    return [(zone, k) for zone, face_down in zones for k, u in enumerate(zone)
-            if u not in seen and not (face_down and u in face_up)]
+    return [(zone, k) for zone in hidden_zones(game, seat) for k, u in enumerate(zone) if u not in seen]
 
 
 def pinned_uids(game: "TableRules") -> list[int]:

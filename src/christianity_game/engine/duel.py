@@ -21,7 +21,7 @@ answer is "the Righteous side responds", and the chain resets.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ..cards.model import THREAT_KINDS
 from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_reward, intern_threat_plays
@@ -29,7 +29,6 @@ from .duel_clocks import DuelClockRules
 from .modes import DUEL_ABILITIES, DuelMode
 from .duel_state import DuelState
 from .game import GAME_CLASSES
-from .duel_view import duel_view, duel_view_part
 from .state import Choice, StackItem, Threat
 
 __all__ = ["DUEL_ABILITIES", "DuelGame", "DuelMode", "DuelRules", "DuelState"]
@@ -607,14 +606,6 @@ class DuelRules(DuelClockRules):
 
     def _phase_order(self) -> list[int]:
         return [self.turn_seat]
-
-    def duel_view(self) -> dict[str, Any]:
-        """The duel's public bookkeeping for views: chains, discounts, tallies, clocks (duel_view.py)."""
-        return duel_view(self)
-
-    def duel_view_part(self, key: str) -> Any:
-        """One key of :meth:`duel_view` (a lazy seat view builds only what its reader asks)."""
-        return duel_view_part(self, key)
 
 
 class DuelGame(DuelRules):

@@ -2,18 +2,20 @@
 information"; what it saves: docs/developers.md, "Views for in-process bots, and the lab").
 
 ``Game.view(seat)`` builds a fresh JSON dict: the server sends it and must own it. A bot in the
-same process needs only to read a view, so :class:`SeatView` skips most of that work:
+same process needs only to read a view, so :class:`SeatView` skips most of that work. What it
+shows is what the observer (``engine/observer.py``) writes for the seat into the read-only sink
+(``view.FrozenSink``); this module only makes it lazy:
 
-* **Static parts are cached per card table.** A visible card is the same ``{"uid", "id", "name",
-  "kind"}`` object in every view of a game (a read-only ``MappingProxyType``), and so are the
-  Cost Zone entries (one per card and tapped / face-up combination), the hidden placeholders and
-  the settings. Shared objects are read-only: no consumer can change another view through them.
+* **Static parts are shared.** A visible card is the same ``{"uid", "id", "name", "kind"}``
+  object in every view of a game (a read-only ``MappingProxyType``), and so are the Cost Zone
+  entries, the hidden placeholders and the settings (``view.CardTable``).
 * **Built on first read, still a snapshot.** A key is built from the game when it is first
   read, so a bot pays only for what it reads (the heuristic never reads the piles, the score or
   ``pending``); so are each seat's zones and each key of the ``duel`` object. No part holds the
-  view itself, so a dropped view is freed at once (no reference cycle). Before the game changes, every view of it still alive builds the keys it has not
-  built (``Game._freeze_views``, weak references): a view kept after an action reads the moment it
-  was made, and a view dropped before the next action costs nothing more.
+  view itself, so a dropped view is freed at once (no reference cycle). Before the game changes,
+  every view of it still alive builds the keys it has not built (``Game._freeze_views``, weak
+  references): a view kept after an action reads the moment it was made, and a view dropped
+  before the next action costs nothing more.
 * **Read-only all the way down.** Nested objects are ``MappingProxyType`` and lists are tuples.
   ``to_json()`` gives plain dicts and lists: exactly ``Game.view(seat)``, key order included
   (``tests/test_seatview.py`` checks it at every decision of many games of every mode).
@@ -25,122 +27,23 @@ work out by walking the whole view; a lookup of one of the viewer's own cards do
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .duel_view import DUEL_VIEW_KEYS
+from .observer import (
+    DUEL_KEYS, SEAT_KEYS, VIEW_KEYS, check_viewer, duel_part, has_duel, is_moment, moment, own_cards,
+    pending_actions, seat_facts, seat_part, shown_zones, view_head, view_part,
+)
+from .view import CardTable, FrozenSink, card_table
 
 if TYPE_CHECKING:
-    from ..cards.model import CardDef
     from .actions import Action
     from .flow import FlowRules as Game
-    from .settings import Settings
 
 Frozen = Mapping[str, Any]
 
-HIDDEN_CARD: Frozen = MappingProxyType({"hidden": True})
-# hidden Cost Zone cards, by (tapped, face_up); a face-up card is never hidden
-_HIDDEN_CZ: dict[tuple[bool, bool], Frozen] = {
-    (t, f): MappingProxyType({"hidden": True, "tapped": t, "face_up": f}) for t in (False, True) for f in (False, True)}
-
-# the keys of a view, in the order of Game.view's JSON
-KEYS: tuple[str, ...] = (
-    "state_id", "mode", "lineup", "round", "max_rounds", "turn_seat", "phase", "viewer", "decider", "seats",
-    "stack", "threats", "evil_deck_size", "foresight", "field", "piles", "abilities", "clearing", "score",
-    "score_parts", "result", "settings", "choice", "pending", "duel")
+#: the keys of a view, in the order of Game.view's JSON
+KEYS: tuple[str, ...] = VIEW_KEYS
 _KEY_SET = frozenset(KEYS)
-
-
-class _Cards(dict[int, Frozen]):
-    """uid -> the card's read-only JSON object, each made on first use (``defs``: the card table)."""
-
-    __slots__ = ("defs",)
-
-    def __init__(self, defs: "list[CardDef]") -> None:
-        super().__init__()
-        self.defs = defs
-
-    def __missing__(self, uid: int) -> Frozen:
-        card = self.defs[uid]
-        entry: Frozen = MappingProxyType({"uid": uid, "id": card.id, "name": card.name, "kind": card.kind})
-        self[uid] = entry
-        return entry
-
-
-class _CostZone(dict[tuple[int, bool, bool], Frozen]):
-    """(uid, tapped, face_up) -> a Cost Zone card's read-only JSON object, each made on first use:
-    the card plus ``tapped`` and ``face_up`` when the viewer sees it (``shown``: its own Cost Zone;
-    otherwise face-up cards only), else the hidden placeholder."""
-
-    __slots__ = ("cards", "own")
-
-    def __init__(self, cards: _Cards, own: bool) -> None:
-        super().__init__()
-        self.cards = cards
-        self.own = own
-
-    def __missing__(self, key: tuple[int, bool, bool]) -> Frozen:
-        uid, tapped, face_up = key
-        if self.own or face_up:
-            entry: Frozen = MappingProxyType({**self.cards[uid], "tapped": tapped, "face_up": face_up})
-        else:
-            entry = _HIDDEN_CZ[tapped, face_up]
-        self[key] = entry
-        return entry
-
-
-class CardTable:
-    """The parts of views that never change during a game, kept per card table (``game.defs``,
-    which clones share): each card's JSON object and its Cost Zone variants, made on first use."""
-
-    __slots__ = ("defs", "size", "cards", "own_cz", "other_cz", "ids")
-
-    def __init__(self, defs: "list[CardDef]") -> None:
-        self.defs = defs   # kept alive: the cache is keyed by its id()
-        self.size = len(defs)
-        self.ids = [card.id for card in defs]   # uid -> card id
-        self.cards = _Cards(defs)
-        self.own_cz = _CostZone(self.cards, own=True)      # the viewer's own Cost Zone
-        self.other_cz = _CostZone(self.cards, own=False)   # another seat's
-
-
-_TABLES: dict[int, CardTable] = {}
-_TABLES_MAX = 256
-
-
-def card_table(game: "Game") -> CardTable:
-    """The cached :class:`CardTable` of ``game``'s card table (at most 256 are kept, oldest out)."""
-    defs = game.defs
-    table = _TABLES.get(id(defs))
-    if table is None or table.defs is not defs or table.size != len(defs):
-        table = CardTable(defs)
-        while len(_TABLES) >= _TABLES_MAX:
-            try:
-                del _TABLES[next(iter(_TABLES))]
-            except (KeyError, RuntimeError, StopIteration):   # another thread got there first
-                break
-        _TABLES[id(defs)] = table
-    return table
-
-
-@lru_cache(maxsize=64)
-def settings_json(settings: "Settings") -> Frozen:
-    """The settings' JSON object, read-only and shared (settings are frozen values)."""
-    return MappingProxyType(settings.to_dict())
-
-
-def freeze(obj: Any) -> Any:
-    """A read-only copy of a JSON-like value: dicts become mapping proxies, lists tuples."""
-    t = type(obj)
-    if t is dict:
-        return MappingProxyType({k: freeze(v) if type(v) in _CONTAINERS else v for k, v in obj.items()})
-    if t is list or t is tuple:
-        return tuple([freeze(v) if type(v) in _CONTAINERS else v for v in obj])
-    return obj
-
-
-_CONTAINERS = (dict, list, tuple)
 
 
 def thaw(obj: Any) -> Any:
@@ -152,20 +55,13 @@ def thaw(obj: Any) -> Any:
     return obj
 
 
-# the keys of a seat in a view, in the order of Game.view's JSON
-SEAT_KEYS: tuple[str, ...] = (
-    "seat", "side", "deck", "humility", "maturity", "hand", "hand_size", "deck_size", "cost_zone", "untapped",
-    "in_play", "held", "discard", "love_to")
-_SEAT_KEY_SET = frozenset(SEAT_KEYS)
-
-
 #: what ``_Lazy.__getitem__`` gets for a key not built yet (None is a value some keys have)
 _UNBUILT = object()
 
 
 def _live_game(game: "Game | None", st: Any, state_id: int) -> "Game":
     """``game``, if it is still at the moment a view shows (views are frozen before games change)."""
-    if game is None or game.state is not st or st.state_id != state_id:
+    if game is None or not is_moment(game, st, state_id):
         raise RuntimeError(f"a view of state {state_id} read after its game changed without "
                            "freezing it (change a game only through apply)")
     return game
@@ -181,10 +77,9 @@ class _Lazy(Mapping[str, Any]):
     KEYS: ClassVar[tuple[str, ...]] = ()
     KEY_SET: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, game: "Game", data: dict[str, Any]) -> None:
+    def __init__(self, game: "Game", data: dict[str, Any], at: tuple[Any, int] | None = None) -> None:
         self._game: Game | None = game
-        self._st = game.state
-        self._state_id = game.state.state_id
+        self._st, self._state_id = moment(game) if at is None else at   # ``at``: the view's moment, for its parts
         self._data = data   # what is already built
 
     def _live(self) -> "Game":
@@ -234,41 +129,21 @@ class _SeatMap(_Lazy):
     """One seat of a :class:`SeatView`: its badges and sizes taken when the seats are first read,
     its zones (hand, Cost Zone, in play, held, discard) and untapped count built on first read."""
 
-    __slots__ = ("_viewer", "_table", "_seat")
+    __slots__ = ("_viewer", "_sink", "_seat")
     KEYS = SEAT_KEYS
     KEY_SET = frozenset(SEAT_KEYS)
 
-    def __init__(self, game: "Game", viewer: int | None, table: CardTable, i: int) -> None:
-        sd = game.state.seats[i]
-        super().__init__(game, {"seat": i, "side": sd.side, "deck": sd.deck_id, "humility": sd.humility,
-                                "maturity": sd.maturity, "hand_size": len(sd.hand),
-                                "deck_size": len(sd.deck), "love_to": sd.love_to})
+    def __init__(self, game: "Game", viewer: int | None, sink: FrozenSink, i: int, at: tuple[Any, int]) -> None:
+        super().__init__(game, seat_facts(game, i), at)
         self._viewer = viewer
-        self._table = table
+        self._sink = sink
         self._seat = i
 
     def __repr__(self) -> str:
         return f"<seat {self._seat} of a view of state {self._state_id}>"
 
     def _make(self, key: str) -> Any:
-        game = self._live()
-        st = self._st
-        i = self._seat
-        sd = st.seats[i]
-        table = self._table
-        if key == "untapped":
-            return game._untapped(i)
-        if key == "cost_zone":
-            zone = sd.cost_zone
-            keys = zip(zone, map(st.tapped.__contains__, zone), map(st.face_up.__contains__, zone))
-            if self._viewer == i:
-                return tuple(map(table.own_cz.__getitem__, keys))
-            return tuple(map(table.other_cz.__getitem__, keys))   # face-down cards hidden
-        if key == "hand":
-            if self._viewer == i:
-                return tuple(map(table.cards.__getitem__, sd.hand))
-            return (HIDDEN_CARD,) * len(sd.hand)
-        return tuple(map(table.cards.__getitem__, getattr(sd, key)))   # in_play, held, discard
+        return seat_part(self._live(), self._viewer, self._seat, key, self._sink)
 
 
 class _ShownIds(Mapping[int, str]):
@@ -276,45 +151,22 @@ class _ShownIds(Mapping[int, str]):
     whether that card is shown; iterating (or the snapshot taken before the game changes) lists
     them all. Holds the game, never the view, like :class:`_SeatMap`."""
 
-    __slots__ = ("_game", "_st", "_state_id", "_viewer", "_table", "_all", "_shown", "_own")
+    __slots__ = ("_game", "_st", "_state_id", "_viewer", "_table", "_all", "_own")
 
-    def __init__(self, game: "Game", viewer: int | None, table: CardTable) -> None:
+    def __init__(self, game: "Game", viewer: int | None, table: CardTable, at: tuple[Any, int]) -> None:
         self._game: Game | None = game
-        self._st = game.state
-        self._state_id = game.state.state_id
+        self._st, self._state_id = at
         self._viewer = viewer
         self._table = table
         self._all: dict[int, str] | None = None
-        self._shown: list[Any] | None = None
         self._own: frozenset[int] | None = None   # the viewer's hand and Cost Zone: most lookups
-
-    def _zones(self) -> list[Any]:
-        """Every uid sequence whose cards the view shows (worked out on the first lookup)."""
-        _live_game(self._game, self._st, self._state_id)
-        st = self._st
-        viewer = self._viewer
-        zones: list[Any] = []
-        if viewer is not None:   # the viewer's own cards first: what a bot looks up most
-            own = st.seats[viewer]
-            zones += (own.hand, own.cost_zone)
-        face_up = st.face_up
-        for i, sd in enumerate(st.seats):
-            if viewer != i and face_up:   # another seat's face-up Cost Zone cards
-                zones.append([u for u in sd.cost_zone if u in face_up])
-            zones += (sd.in_play, sd.held, sd.discard)
-        zones += ([item.uid for item in st.stack], [th.uid for th in st.threats], st.field)
-        c = st.choice
-        if viewer is not None and c is not None and c.seat == viewer:
-            zones.append(c.options)
-        if self._shown is None:
-            self._shown = zones
-        return zones
 
     def _everything(self) -> dict[int, str]:
         found = self._all
         if found is None:
+            game = _live_game(self._game, self._st, self._state_id)
             ids = self._table.ids
-            found = self._all = {u: ids[u] for zone in self._zones() for u in zone}
+            found = self._all = {u: ids[u] for zone in shown_zones(game, self._viewer) for u in zone}
         return found
 
     def _freeze(self) -> None:
@@ -327,13 +179,9 @@ class _ShownIds(Mapping[int, str]):
             return found[uid]
         own = self._own
         if own is None or self._game is None or self._st.state_id != self._state_id:
-            _live_game(self._game, self._st, self._state_id)   # raises: the game moved on unfrozen
-            viewer = self._viewer
-            if viewer is None:
-                own = self._own = frozenset()
-            else:
-                sd = self._st.seats[viewer]
-                own = self._own = frozenset(sd.hand).union(sd.cost_zone)
+            game = _live_game(self._game, self._st, self._state_id)   # raises: the game moved on unfrozen
+            hand, cost_zone = own_cards(game, self._viewer)
+            own = self._own = frozenset(hand).union(cost_zone)
         if uid in own:
             return self._table.ids[uid]
         if isinstance(uid, int) and 0 <= uid < len(self._table.ids):
@@ -351,17 +199,21 @@ class _ShownIds(Mapping[int, str]):
 
 
 class _DuelMap(_Lazy):
-    """A view's ``duel`` object: each key (``duel_view.DUEL_VIEW_KEYS``) built on first read."""
+    """A view's ``duel`` object: each key (``observer.DUEL_KEYS``) built on first read."""
 
-    __slots__ = ()
-    KEYS = DUEL_VIEW_KEYS
-    KEY_SET = frozenset(DUEL_VIEW_KEYS)
+    __slots__ = ("_sink",)
+    KEYS = DUEL_KEYS
+    KEY_SET = frozenset(DUEL_KEYS)
+
+    def __init__(self, game: "Game", sink: FrozenSink, at: tuple[Any, int]) -> None:
+        super().__init__(game, {}, at)
+        self._sink = sink
 
     def __repr__(self) -> str:
         return f"<duel part of a view of state {self._state_id}>"
 
     def _make(self, key: str) -> Any:
-        return freeze(self._live().duel_view_part(key))  # type: ignore[attr-defined]
+        return self._sink.plain(key, duel_part(self._live(), key))
 
 
 class SeatView(_Lazy):
@@ -375,29 +227,18 @@ class SeatView(_Lazy):
     every view of it still alive builds what it has not yet built, so a view kept after an action
     reads the moment it was made; a view dropped before that costs nothing more."""
 
-    __slots__ = ("_viewer", "_actions", "_table", "_ids", "__weakref__")
+    __slots__ = ("_viewer", "_actions", "_table", "_sink", "_ids", "__weakref__")
     KEYS = KEYS
     KEY_SET = _KEY_SET
 
     def __init__(self, game: "Game", viewer: int | None) -> None:
-        st = game.state
-        n_seats = len(st.seats)
-        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < n_seats):
-            raise ValueError(f"there is no seat {viewer!r}")
-        # the cheap scalars now; everything else on first read (see _make)
-        super().__init__(game, {
-            "state_id": st.state_id,
-            "mode": game.mode.name,
-            "lineup": game.lineup,
-            "round": st.round,
-            "max_rounds": game.settings.max_rounds if game.mode.has_round_limit else None,
-            "turn_seat": game.turn_seat,
-            "phase": game.phase,
-            "viewer": viewer,
-            "evil_deck_size": len(st.evil_deck),
-        })
+        table = card_table(game)
+        sink = table.frozen_sink
+        check_viewer(game, viewer)
+        super().__init__(game, view_head(game, viewer))   # the plain facts now; the rest on first read
         self._viewer = viewer
-        self._table = card_table(game)
+        self._table = table
+        self._sink = sink
         self._ids: _ShownIds | None = None
         self._actions: tuple[Action, ...] | None = None
         game._watch_view(self)
@@ -422,68 +263,15 @@ class SeatView(_Lazy):
     def _make(self, key: str) -> Any:
         """The frozen value of one key, from the game as it is now (the moment of the view)."""
         game = self._live()
-        st = game.state
-        viewer = self._viewer
-        card = self._table.cards.__getitem__
         if key == "seats":
-            return self._seats(game)
-        if key == "stack":
-            cards = self._table.cards
-            stack = []
-            for item in st.stack:
-                entry = {**cards[item.uid], "item": item.kind, "controller": item.controller, "to_seat": item.to_seat}
-                if item.kind == "boost":
-                    entry["boost"] = item.boost
-                if item.kind == "threat":
-                    entry["target"] = item.threat
-                stack.append(MappingProxyType(entry))
-            return tuple(stack)
-        if key == "threats":
-            cards = self._table.cards
-            finale = st.duel.finale if st.duel is not None else ()
-            return tuple(MappingProxyType({
-                **cards[th.uid], "target": th.target, "by": th.by, "resistance": th.resistance, "paid": th.paid,
-                "remaining": game._remaining(th), "finale": st.duel is not None and th.uid in finale})
-                for th in st.threats)
-        if key == "decider":
-            return game._decider()
-        if key == "foresight":
-            return tuple(map(card, st.foresight))
-        if key == "field":
-            return tuple(map(card, st.field))
-        if key == "piles":
-            return MappingProxyType({"resisted": tuple(map(card, st.resisted)), "failed": tuple(map(card, st.failed))})
-        if key == "abilities":
-            return MappingProxyType({"held": tuple(st.abilities), "charged": tuple(sorted(st.charged)),
-                                     "team_level": st.team_level, "choosing": st.ability_picks > 0})
-        if key == "clearing":
-            return None if st.clearing is None else MappingProxyType(
-                {"seat": st.clearing[0], "opened_turn": st.clearing[1]})
-        if key == "score":
-            return tuple(game.score)
-        if key == "score_parts":
-            return MappingProxyType(game.score_parts())
-        if key == "result":
-            res = game.result
-            return None if res is None else MappingProxyType(
-                {"winner": res.winner, "reason": res.reason, "round": res.round})
-        if key == "choice":
-            c = st.choice
-            if viewer is None or c is None or c.seat != viewer:
-                return None
-            return MappingProxyType({"purpose": c.purpose, "count": c.count, "minimum": max(0, c.minimum),
-                                     "options": tuple(map(card, c.options))})
-        if key == "pending":
-            return tuple(freeze(a.to_json()) for a in self.actions)
+            viewer, sink = self._viewer, self._sink
+            at = (self._st, self._state_id)
+            return tuple([_SeatMap(game, viewer, sink, i, at) for i in range(len(game.lineup))])
         if key == "duel":
-            return None if st.duel is None else _DuelMap(game, {})
-        if key == "settings":
-            return settings_json(game.settings)
-        raise KeyError(key)
-
-    def _seats(self, game: "Game") -> tuple[Frozen, ...]:
-        viewer, table = self._viewer, self._table
-        return tuple([_SeatMap(game, viewer, table, i) for i in range(len(game.state.seats))])
+            return _DuelMap(game, self._sink, (self._st, self._state_id)) if has_duel(game) else None
+        if key == "pending":
+            return self._sink.pending(self.actions)
+        return view_part(game, self._viewer, key, self._sink)
 
     # ------------------------------------------------------------------ Mapping
     def __eq__(self, other: object) -> bool:
@@ -507,7 +295,7 @@ class SeatView(_Lazy):
         acts = self._actions
         if acts is None:
             viewer = self._viewer
-            acts = self._actions = () if viewer is None else tuple(self._live().legal_actions(viewer))
+            acts = self._actions = tuple(pending_actions(self._live(), viewer))
         return acts
 
     def card_ids(self) -> "_ShownIds":
@@ -515,7 +303,7 @@ class SeatView(_Lazy):
         the field and the viewer's open choice (read-only; one lookup does not walk the whole view)."""
         ids = self._ids
         if ids is None:
-            ids = self._ids = _ShownIds(self._live(), self._viewer, self._table)
+            ids = self._ids = _ShownIds(self._live(), self._viewer, self._table, (self._st, self._state_id))
         return ids
 
     def to_json(self) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from ..engine.actions import (
     Action, BuyAbility, Choose, ChooseAbility, ChooseReward, LayCostZone, Pass, PlayCard, Resist, TakeBoost,
     UseAbility,
 )
+from ..engine.observer import own_cards, shown_cost_zone
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -171,15 +172,15 @@ class ActionContext:
         """The same facts as :meth:`from_view`, read from the game without building a view.
         It reads only the seat's own zones and the public threats and choice."""
         st = game.state
-        sd = st.seats[seat]
         defs = game.defs
-        face_up = st.face_up
+        hand, _cost_zone = own_cards(game, seat)   # what the observer shows the seat of its own
+        cost_zone, _tapped, face_up = shown_cost_zone(game, seat, seat)
         choice = st.choice
         return cls(seat,
-                   [(u, defs[u].id) for u in sd.hand],
-                   [(u, defs[u].id, u in face_up) for u in sd.cost_zone],
+                   [(u, defs[u].id) for u in hand],
+                   [(u, defs[u].id, up) for u, up in zip(cost_zone, face_up)],
                    [t.uid for t in st.threats],
-                   sd.held,
+                   st.seats[seat].held,
                    choice.options if choice is not None and choice.seat == seat else ())
 
     # --- uid <-> (zone, card index, copy)
@@ -352,20 +353,19 @@ def _card_refs(game: "Game", seat: int) -> dict[int, tuple[str, int, int]]:
     """uid -> (zone, card index, copy) of the seat's hand and face-up Cost Zone (as
     :meth:`ActionContext.card_ref`)."""
     card = uid_cards(game)
-    st = game.state
-    sd = st.seats[seat]
+    hand, cost_zone = own_cards(game, seat)   # what the observer shows the seat of its own
     refs: dict[int, tuple[str, int, int]] = {}
     seen: dict[int, int] = {}
-    for u in sd.hand:
+    for u in hand:
         k = card[u]
         n = seen.get(k, 0)
         refs[u] = ("hand", k, n)
         seen[k] = n + 1
-    up = st.face_up
-    if up:
+    if cost_zone:
+        _shown, _tapped, face_up = shown_cost_zone(game, seat, seat)
         seen = {}
-        for u in sd.cost_zone:
-            if u in up:
+        for u, up in zip(cost_zone, face_up):
+            if up:
                 k = card[u]
                 n = seen.get(k, 0)
                 refs[u] = ("cost_zone", k, n)

@@ -2,10 +2,11 @@
 
 Two readers produce the same arrays:
 
-* :func:`observation_from_view` reads ``Game.view(seat)``, the engine's hidden-information
-  boundary (through :func:`facts_from_view` and :func:`encode_facts`): the reference;
-* :func:`observation_of` reads the same facts straight from the game, several times faster, and
-  only what the seat may see: its own hand and Cost Zone, face-up cards, public zones and counts.
+* :func:`observation_of`, the environment's: the engine's observer (``engine/observer.py``), which
+  decides what a seat may see for every view, writes it into this module's array sink: the seat's
+  own hand and Cost Zone, face-up cards, public zones and counts, and nothing else;
+* :func:`observation_from_view` reads a view dict, ``Game.view(seat)`` (through
+  :func:`facts_from_view` and :func:`encode_facts`): the reference the tests hold the first to.
   The tests check that both agree, state after state, and that swapping cards the seat cannot see
   never changes its observation.
 
@@ -15,12 +16,14 @@ Field by field documentation: ``docs/env.md``.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
 
+from ..engine.observer import StackRow, ThreatRow, observe
 from .actions import ABILITIES, ACTION_COUNT, CARD_INDEX, CHOICE_SLOTS, MAX_SEATS, encode_legal, uid_cards
 
 if TYPE_CHECKING:
@@ -164,111 +167,47 @@ _UNTAPPED_AT, _UP_AT, _FIELD_AT = 2 * CARDS, 3 * CARDS, 16 * CARDS
 _CHOICE_PURPOSE_AT = {p: _AT["choice"] + 2 * (3 + i) for i, p in enumerate(CHOICE_PURPOSES)}
 
 
+#: the parts of a view an observation is made of (``engine/observer.py`` walks them)
+OBSERVED_KEYS: tuple[str, ...] = (
+    "round", "max_rounds", "turn_seat", "phase", "seats", "stack", "threats", "evil_deck_size", "field", "piles",
+    "abilities", "clearing", "score", "choice", "duel")
+
+
 def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None,
                    decider: int | None = None) -> dict[str, np.ndarray]:
     """The observation ``seat`` gets in ``game`` (what :meth:`ChristianityEnv.observe` returns).
 
-    Equal to ``encode_facts(facts_from_view(game.view(seat)), mask)`` (the tests check it, state
-    after state) but read from the game directly, several times faster. It reads only what
-    ``view(seat)`` shows: other seats' hands and face-down Cost Zone cards only as counts, no deck
-    but its size, never the generator. Every array but the mask (used as it is) lies in one new
-    buffer of its own. ``decider``: the seat the game waits for (-1: none), when the caller knows it."""
+    The observer (``engine/observer.py``) writes what ``seat`` may see into an array sink: other
+    seats' hands and face-down Cost Zone cards only as counts, no deck but its size, never the
+    generator. Equal to ``observation_from_view(game.view(seat), mask)`` (the tests check it, state
+    after state) without building the view. Every array but the mask (used as it is) lies in one
+    new buffer of its own. ``decider``: the seat the game waits for (-1: none), when the caller
+    knows it."""
     if mask is None:
         mask = action_mask_of(game, seat)
-    st = game.state
-    card = uid_cards(game)
-    defs = game.defs
-    tapped, up = st.tapped, st.face_up
+    sink = _ArraySink(uid_cards(game), seat)
+    parts = observe(game, seat, sink, OBSERVED_KEYS if decider is not None else OBSERVED_KEYS + ("decider",))
     if decider is None:
-        pending = game.pending if st.result is None else []
-        decider = pending[0][0] if pending else -1
-    turn_seat = game.turn_seat
-    buf = bytearray(_BUF_SIZE)   # int8 counts, then the int16 block
-    pack_seat = _SEAT_ROW.pack_into
-    at = _SEATS_AT
-    maturity = held_total = 0   # for the score (D-SCORE, as ``Game.score``)
-    for i, sd in enumerate(st.seats):
-        cz = sd.cost_zone
-        n_up = 0
-        if up:
-            row = (4 + i) * CARDS
-            for u in cz:
-                if u in up:
-                    buf[row + card[u]] += 1
-                    n_up += 1
-        row = (10 + i) * CARDS
-        in_play, held = sd.in_play, sd.held
-        for u in in_play:
-            buf[row + card[u]] += 1
-        for u in held:
-            buf[row + card[u]] += 1
-        righteous = sd.side == "righteous"
-        if righteous:
-            maturity += sd.maturity
-        held_total += len(held)
-        pack_seat(buf, at, 1, i == seat, righteous, not righteous, sd.humility, sd.maturity, len(sd.hand),
-                  len(sd.deck), len(cz), len(cz) - len(tapped.intersection(cz)) if tapped else len(cz), n_up,
-                  len(in_play), len(held), len(sd.discard), i == turn_seat, i == decider)
-        at += _SEAT_ROW_SIZE
-    me = st.seats[seat]
-    for u in me.hand:
-        buf[card[u]] += 1
-    for u in me.cost_zone:
-        k = card[u]
-        buf[CARDS + k] += 1
-        if u not in tapped:
-            buf[_UNTAPPED_AT + k] += 1
-        if u in up:
-            buf[_UP_AT + k] += 1
-    for u in st.field:
-        buf[_FIELD_AT + card[u]] += 1
-    buf[_PHASE_AT[game.phase]] = 1
-    for x in st.abilities:
+        found = parts["decider"]
+        decider = -1 if found is None else found
+    buf = sink.buf
+    turn_seat = parts["turn_seat"]
+    pack_one = _ONE_I16.pack_into
+    if 0 <= turn_seat < sink.n_seats:
+        pack_one(buf, _SEATS_AT + turn_seat * _SEAT_ROW_SIZE + _TURN_FLAG, 1)
+    if 0 <= decider < sink.n_seats:
+        pack_one(buf, _SEATS_AT + decider * _SEAT_ROW_SIZE + _DECIDER_FLAG, 1)
+    buf[_PHASE_AT[parts["phase"]]] = 1
+    resisted, failed = parts["piles"]
+    abilities = parts["abilities"]
+    for x in abilities["held"]:
         buf[_HELD_AT[x]] += 1
-    for x in st.charged:
+    for x in abilities["charged"]:
         buf[_CHARGED_AT[x]] += 1
-
-    threats, stack, field = st.threats, st.stack, st.field
-    _TABLE_ROW.pack_into(buf, _TABLE_AT, st.round, game.settings.max_rounds if game.mode.has_round_limit else 0,
-                         turn_seat, maturity * 5 + st.resisted_total, st.failed_total + (len(field) + held_total) * 5,
-                         len(st.resisted), len(st.failed), len(st.evil_deck), st.team_level,
-                         st.ability_picks > 0, st.clearing is not None, len(threats), len(stack), len(field))
-    if threats:
-        pack_row = _THREAT_ROW.pack_into
-        at = _AT["threats"]
-        seats = st.seats
-        for t in threats[:THREAT_ROWS]:   # remaining: what resisting still takes (the target's Habituals may discount it)
-            target = seats[t.target]
-            discount = 0
-            for u in target.in_play:
-                discount += defs[u].passive.resist_discount
-            for u in target.held:
-                discount += defs[u].passive.resist_discount
-            pack_row(buf, at, 1, card[t.uid] + 1, t.target, 0 if t.by is None else t.by + 1, t.resistance, t.paid,
-                     max(0, t.resistance - discount - t.paid))
-            at += _THREAT_ROW.size
-    if stack:
-        pack_row = _STACK_ROW.pack_into
-        at = _AT["stack"]
-        for item in stack[:STACK_ROWS]:
-            kind = item.kind
-            pack_row(buf, at, 1, card[item.uid] + 1, _STACK_KIND[kind], item.controller, _plus1(item.to_seat),
-                     _plus1(item.boost) if kind == "boost" else 0, _plus1(item.threat) if kind == "threat" else 0)
-            at += _STACK_ROW.size
-    c = st.choice
-    if c is not None and c.seat == seat:
-        _CHOICE_HEAD.pack_into(buf, _AT["choice"], 1, c.count, max(0, c.minimum))
-        pack_one = _ONE_I16.pack_into
-        purpose_at = _CHOICE_PURPOSE_AT.get(c.purpose)
-        if purpose_at is not None:
-            pack_one(buf, purpose_at, 1)
-        at = _AT["choice_options"]
-        for u in c.options[:CHOICE_SLOTS]:
-            pack_one(buf, at, card[u] + 1)
-            at += 2
-    d = st.duel
-    if d is not None:
-        _pack_duel(game, d, seat, buf)
+    score = parts["score"]
+    _TABLE_ROW.pack_into(buf, _TABLE_AT, parts["round"], parts["max_rounds"] or 0, turn_seat, score[0], score[1],
+                         resisted, failed, parts["evil_deck_size"], abilities["team_level"], abilities["choosing"],
+                         parts["clearing"] is not None, parts["threats"], parts["stack"], parts["field"])
     counts = np.frombuffer(buf, np.int8, _I8_SIZE)
     cards = counts[:_TAIL].reshape(_COUNT_ROWS, CARDS)
     block = np.frombuffer(buf, np.int16, _I16_SIZE, _I16_AT)
@@ -283,37 +222,137 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None,
             "duel": block[_S["duel"]], "duel_seats": block[_S["duel_seats"]].reshape(_SHAPE["duel_seats"])}
 
 
-def _pack_duel(game: Any, d: Any, seat: int, buf: bytearray) -> None:
-    """The duel's public bookkeeping (what ``duel_view`` shows) into ``buf``."""
-    lineup = game.lineup
-    evil = [i for i, ch in enumerate(lineup) if ch == "E"]
-    rc, ec = d.r_clock, d.e_clock
-    pend = d.reward_queue
-    chain = d.chain_count
-    limit = game.evil_limit()
-    _DUEL_ROW.pack_into(buf, _AT["duel"], 1, chain, _plus1(d.chain_target), _plus1(d.chain_last), not d.chain_mixed,
-                        d.failed_temptations, d.rewards, d.phase_plays, 3 + len(lineup) - len(evil), d.answering,
-                        rc is not None, ec is not None, 0 if ec is None else d.e_righteous_turns, limit,
-                        0 if ec is None else game.evil_habituals_in_play(), len(pend),
-                        bool(pend) and pend[0][0] == seat)
-    own = dict.fromkeys(evil, 0)   # D-DOM-1/2, as ``dominance``: C1 less per 3 own Evil Habituals that took hold
-    owner = game.owner
-    for sd in game.state.seats:
-        for u in sd.held:
-            o = owner[u]
-            if o in own:
-                own[o] += 1
-    dom = {i: n // 3 for i, n in own.items()}
-    at = _AT["duel_seats"]
-    pack_row = _DUEL_SEAT_ROW.pack_into
-    plays, streaks = d.plays, d.streak
-    for i in range(len(lineup)):
-        if i in dom:
-            extends = chain != 0 and (len(evil) == 1 or i != d.chain_last)   # D-COMBO-4, as duel_view
-            pack_row(buf, at, plays[i], streaks[i], dom[i], (chain if extends else 0) + dom[i])
-        else:
-            pack_row(buf, at, plays[i], streaks[i], 0, 0)
-        at += _DUEL_SEAT_ROW.size
+_TURN_FLAG = 2 * SEAT_FIELDS.index("turn_seat")
+_DECIDER_FLAG = 2 * SEAT_FIELDS.index("decider")
+
+
+class _ArraySink:
+    """The observer's sink for an observation: writes what the viewer sees into one buffer (int8
+    card counts, then the int16 block) and hands back counts where the view would hold cards."""
+
+    __slots__ = ("buf", "card", "viewer", "n_seats")
+
+    def __init__(self, card: list[int], viewer: int) -> None:
+        self.buf = bytearray(_BUF_SIZE)
+        self.card = card         # uid -> card index
+        self.viewer = viewer
+        self.n_seats = 0         # seats written so far
+
+    def seat(self, seat: int, side: str, deck: str, humility: int, maturity: int, hand: Sequence[int] | None,
+             hand_size: int, deck_size: int, cost_zone: Sequence[int], tapped: Sequence[bool],
+             face_up: Sequence[bool], untapped: int, in_play: Sequence[int], held: Sequence[int],
+             discard: Sequence[int], love_to: int | None) -> None:
+        buf, card = self.buf, self.card
+        if hand is not None:   # the viewer's own
+            for u in hand:
+                buf[card[u]] += 1
+        n_up = 0
+        if seat == self.viewer:
+            for u, is_tapped, up in zip(cost_zone, tapped, face_up):
+                k = card[u]
+                buf[CARDS + k] += 1
+                if not is_tapped:
+                    buf[_UNTAPPED_AT + k] += 1
+                if up:
+                    buf[_UP_AT + k] += 1
+        if True in face_up:
+            row = (4 + seat) * CARDS
+            for u, up in zip(cost_zone, face_up):
+                if up:
+                    buf[row + card[u]] += 1
+                    n_up += 1
+        row = (10 + seat) * CARDS
+        for u in in_play:
+            buf[row + card[u]] += 1
+        for u in held:
+            buf[row + card[u]] += 1
+        righteous = side == "righteous"
+        _SEAT_ROW.pack_into(buf, _SEATS_AT + seat * _SEAT_ROW_SIZE, 1, seat == self.viewer, righteous, not righteous,
+                            humility, maturity, hand_size, deck_size, len(cost_zone), untapped, n_up, len(in_play),
+                            len(held), len(discard), 0, 0)
+        self.n_seats = seat + 1
+
+    def seats(self, seats: list[Any]) -> None:
+        return None
+
+    def cards(self, where: str, seat: int, uids: Sequence[int]) -> int:
+        if where == "field":
+            buf, card = self.buf, self.card
+            for u in uids:
+                buf[_FIELD_AT + card[u]] += 1
+        return len(uids)
+
+    def hidden(self, where: str, seat: int, count: int) -> int:
+        return count
+
+    def cost_zone(self, seat: int, uids: Sequence[int], tapped: Sequence[bool], face_up: Sequence[bool]) -> int:
+        return len(uids)
+
+    def stack(self, rows: list[StackRow]) -> int:
+        pack_row = _STACK_ROW.pack_into
+        at = _AT["stack"]
+        card = self.card
+        for uid, kind, controller, to_seat, boost, target in rows[:STACK_ROWS]:
+            pack_row(self.buf, at, 1, card[uid] + 1, _STACK_KIND[kind], controller, _plus1(to_seat), _plus1(boost),
+                     _plus1(target))
+            at += _STACK_ROW.size
+        return len(rows)
+
+    def threats(self, rows: list[ThreatRow]) -> int:
+        pack_row = _THREAT_ROW.pack_into
+        at = _AT["threats"]
+        card = self.card
+        for uid, target, by, resistance, paid, remaining, _finale in rows[:THREAT_ROWS]:
+            pack_row(self.buf, at, 1, card[uid] + 1, target, _plus1(by), resistance, paid, remaining)
+            at += _THREAT_ROW.size
+        return len(rows)
+
+    def piles(self, resisted: Sequence[int], failed: Sequence[int]) -> tuple[int, int]:
+        return len(resisted), len(failed)
+
+    def choice(self, purpose: str, count: int, minimum: int, options: Sequence[int]) -> None:
+        buf, card = self.buf, self.card
+        _CHOICE_HEAD.pack_into(buf, _AT["choice"], 1, count, minimum)
+        pack_one = _ONE_I16.pack_into
+        purpose_at = _CHOICE_PURPOSE_AT.get(purpose)
+        if purpose_at is not None:
+            pack_one(buf, purpose_at, 1)
+        at = _AT["choice_options"]
+        for u in options[:CHOICE_SLOTS]:
+            pack_one(buf, at, card[u] + 1)
+            at += 2
+
+    def record(self, key: str, values: dict[str, Any]) -> Any:
+        return values
+
+    def plain(self, key: str, value: Any) -> Any:
+        return value
+
+    def settings(self, settings: Any) -> None:
+        return None
+
+    def pending(self, actions: Sequence[Any]) -> None:
+        return None
+
+    def duel(self, d: dict[str, Any]) -> None:
+        """The duel's public bookkeeping (the view's ``duel`` object) into the buffer."""
+        chain = d["chain"]
+        rc, ec = d["righteous_clock"], d["evil_clock"]
+        pending = d["reward_pending"]
+        buf = self.buf
+        _DUEL_ROW.pack_into(buf, _AT["duel"], 1, chain["count"], _plus1(chain["target"]), _plus1(chain["last"]),
+                            chain["single_target"], d["failed_temptations_this_turn"], d["rewards_this_turn"],
+                            d["phase_plays"], d["boost_every"], d["answering"], rc is not None, ec is not None,
+                            0 if ec is None else ec["righteous_turns_since"], d["evil_limit"],
+                            0 if ec is None else ec["in_play"], len(pending),
+                            bool(pending) and pending[0]["seat"] == self.viewer)
+        at = _AT["duel_seats"]
+        pack_row = _DUEL_SEAT_ROW.pack_into
+        plays, streaks, dominance, discount = d["plays_this_turn"], d["streaks"], d["dominance"], d["next_discount"]
+        for i in range(len(plays)):
+            key = str(i)
+            pack_row(buf, at, plays[i], streaks[i], dominance.get(key, 0), discount.get(key, 0))
+            at += _DUEL_SEAT_ROW.size
 
 
 def action_mask_of(game: "Game", seat: int) -> np.ndarray:

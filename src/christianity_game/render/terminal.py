@@ -27,6 +27,7 @@ from ..engine.actions import (
     Action, AdjustBadge, BuyAbility, Choose, ChooseAbility, LayCostZone, Pass, PlayCard, Resist, TakeBoost,
     UseAbility,
 )
+from ..engine.observer import boost_offer, turn_step
 from .table_words import ability_text, boost_text, card_text
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def _lone_righteous(righteous: Sequence[int] | None) -> int | None:
 def righteous_count(game: "Game") -> int:
     """How many Righteous seats ``game`` has: with one, card and ability texts speak of no
     teammate (render/table_words.py, P-7)."""
-    return sum(1 for sd in game.state.seats if sd.side == "righteous")
+    return len(game.righteous_seats())
 
 
 def boost_line(boost: Boost, righteous: int, fee: int) -> str:
@@ -176,7 +177,7 @@ def describe_actions(game: "Game", actions: Sequence[Action], *, public: bool = 
     views: dict[int, dict[str, Any]] = {}
     out = []
     for a in actions:
-        seat = a.seat if isinstance(a.seat, int) and 0 <= a.seat < len(game.state.seats) else None
+        seat = a.seat if isinstance(a.seat, int) and 0 <= a.seat < len(game.lineup) else None
         if seat is not None and seat not in views:
             views[seat] = game.view(seat)
         out.append(describe_action(game, a, public=public, view=views.get(seat) if seat is not None else None))
@@ -196,6 +197,16 @@ def describe_action(game: "Game", action: Action, *, public: bool = False,
         return repr(action)
 
 
+def _own_entry(view: Mapping[str, Any], seat: int, zone: str, uid: int) -> Mapping[str, Any] | None:
+    """The entry of card ``uid`` in ``zone`` of ``seat`` in ``view`` (the seat's own view shows
+    its hand and Cost Zone whole), or None when it is not there."""
+    seats = view.get("seats") or []
+    if not 0 <= seat < len(seats):
+        return None
+    found: Mapping[str, Any] | None = _first(seats[seat].get(zone) or [], lambda c: c.get("uid") == uid)
+    return found
+
+
 def _threat_entry(view: Mapping[str, Any], uid: int) -> Mapping[str, Any] | None:
     found: Mapping[str, Any] | None = _first(view.get("threats") or [], lambda t: t.get("uid") == uid)
     return found
@@ -204,7 +215,7 @@ def _threat_entry(view: Mapping[str, Any], uid: int) -> Mapping[str, Any] | None
 def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, Any] | None) -> str:
     seat = a.seat
     defs = game.defs
-    n_seats = len(game.state.seats)
+    n_seats = len(game.lineup)
 
     def name_of(uid: int) -> str:
         return defs[uid].name if isinstance(uid, int) and 0 <= uid < len(defs) else f"card {uid}"
@@ -227,8 +238,7 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
             fee = game.settings.solo_fee
         cost = f"C{card.cost}" + (f" + C{fee} target-change fee" if fee else "")
         text = f"Play {card.name} ({cost})"
-        state = game.state
-        if a.card in state.seats[seat].cost_zone:
+        if _own_entry(view, seat, "cost_zone", a.card) is not None:
             text += " from your Cost Zone"
         if a.threat is not None:
             t = _threat_entry(view, a.threat)
@@ -267,8 +277,7 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
             text += " (partial)"
         return text
     if isinstance(a, TakeBoost):
-        offers = getattr(game.state, "offers", None) or []
-        uid = offers[-1].uid if offers else None
+        uid = boost_offer(game)
         if uid is None:
             return f"Take boost {a.index + 1} (paid by {other(a.payer)})"
         card = defs[uid]
@@ -298,15 +307,12 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
     if isinstance(a, Choose):
         choice = view.get("choice") or {}
         purpose = choice.get("purpose")
-        if purpose is None:
-            c = getattr(game.state, "choice", None)
-            purpose = getattr(c, "purpose", None)
         name = name_of(a.option)
-        sd = game.state.seats[seat]
         where = "your hand"
-        if a.option in sd.cost_zone:
-            where = "your Cost Zone, " + ("rotated" if a.option in game.state.tapped else "ready")
-            if a.option in game.state.face_up:
+        entry = _own_entry(view, seat, "cost_zone", a.option)
+        if entry is not None:
+            where = "your Cost Zone, " + ("rotated" if entry.get("tapped") else "ready")
+            if entry.get("face_up"):
                 where += ", face up"
         if purpose == "overflow":
             return f"Discard {name} from {where} (overflow)"
@@ -315,7 +321,7 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
         if purpose == "search":
             return "Take a card from the deck (search)" if public else f"Take {name} into your hand (search)"
         if purpose == "deliverance":
-            holder = _first(range(n_seats), lambda i: a.option in game.state.seats[i].held)
+            holder = _first(range(n_seats), lambda i: _own_entry(view, i, "held", a.option) is not None)
             return f"Break {name}" + (f" (holding {seat_label(holder)})" if holder is not None else "")
         return f"Choose {name}"
     if isinstance(a, Pass):
@@ -336,8 +342,8 @@ def _describe_pass(game: "Game", a: Pass, view: Mapping[str, Any]) -> str:
         return {"search": "Stop searching (take no more)", "deliverance": "Break no more Habituals"}.get(
             choice.get("purpose"), "Finish choosing")
     if any(p.get("type") == "TakeBoost" for p in pending):
-        offers = getattr(game.state, "offers", None) or []
-        return f"Done with the boosts of {game.defs[offers[-1].uid].name}" if offers else "Take no more boosts"
+        uid = boost_offer(game)
+        return f"Done with the boosts of {game.defs[uid].name}" if uid is not None else "Take no more boosts"
     stack = view.get("stack") or []
     if stack:
         top = stack[-1]
@@ -351,7 +357,7 @@ def _describe_pass(game: "Game", a: Pass, view: Mapping[str, Any]) -> str:
     if phase == "cost_zone":
         if any(p.get("type") == "LayCostZone" for p in pending):
             return "Done laying the Cost Zone"
-        if getattr(game.state, "step", None) == "lay":
+        if turn_step(game) == "lay":
             return "Done laying the Cost Zone (it takes no more this turn)"
         return "Continue: end the Cost Zone phase"
     if phase == "resistance":
@@ -376,7 +382,7 @@ def ends_turn(game: "Game", action: Action) -> bool:
     a player may take by reflex while a card could still be played."""
     if not isinstance(action, Pass) or not isinstance(action.seat, int):
         return False
-    if not 0 <= action.seat < len(game.state.seats):
+    if not 0 <= action.seat < len(game.lineup):
         return False
     return _describe_pass(game, action, game.view(action.seat)) == END_TURN
 
@@ -387,7 +393,7 @@ def _action_hint(game: "Game", a: Action) -> str:
     try:
         uid = a.card if isinstance(a, (PlayCard, LayCostZone)) else a.option if isinstance(a, Choose) else None
         if uid is not None:
-            if uid in game.state.seats[a.seat].hand:
+            if _own_entry(game.seat_view(a.seat), a.seat, "hand", uid) is not None:
                 return ""
             return card_text(game.defs[uid].text, righteous_count(game), game.settings.solo_fee)
     except Exception:  # noqa: BLE001
