@@ -161,6 +161,18 @@ def test_a_study_that_asks_another_question_is_refused(tmp_path: Path) -> None:
         open_study(make_config("ER", {"evilInterrupt": ["1"]}, games=8, seed=1), study, "shared")
 
 
+def test_a_study_opens_and_resumes_with_a_large_tuning_seed(tmp_path: Path) -> None:
+    """The sampler's seed is derived from the tuning seed (and the trials stored) and kept below
+    2**32, numpy's limit: a study with --seed 16000 once failed before its first trial."""
+    study = str(tmp_path / "s.sqlite")
+    from christianity_game.sim.tune import open_study
+    config = make_config("ER", {"evilInterrupt": ["1"]}, games=4, seed=16000)
+    first = open_study(config, study, "big")
+    first.enqueue_trial({})
+    again = open_study(config, study, "big")
+    assert len(again.trials) == 1 and again.user_attrs["config"] == config.to_json()
+
+
 def test_the_search_space_comes_from_the_variants() -> None:
     for v in VARIANTS:
         tried = variant_choices(v)

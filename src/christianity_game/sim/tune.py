@@ -549,13 +549,14 @@ def open_study(config: TuneConfig, study: str | Path, name: str | None = None, p
         raise TuneError(f"--study: cannot open {study} as an Optuna study storage ({exc})") from None
     study_name = name or config.default_study_name
     s = optuna.create_study(storage=storage, study_name=study_name, load_if_exists=True,
-                            sampler=NSGAIISampler(population_size=population, seed=config.seed),
+                            sampler=NSGAIISampler(population_size=population, seed=config.seed % 2**32),
                             directions=["minimize"] * len(config.objectives))
     if len(s.directions) != len(config.objectives):
         raise TuneError(f"the study {study_name!r} in {study} is not a tuner's study (it has "
                         f"{len(s.directions)} objectives)")
     stored_trials = len(s.get_trials(deepcopy=False))
-    s.sampler = NSGAIISampler(population_size=population, seed=config.seed * 1_000_003 + stored_trials)
+    # a sampler seed of its own for each resumption (numpy takes seeds below 2**32 only)
+    s.sampler = NSGAIISampler(population_size=population, seed=(config.seed * 1_000_003 + stored_trials) % 2**32)
     stored = s.user_attrs.get("config")
     if stored is None:
         s.set_user_attr("config", config.to_json())
