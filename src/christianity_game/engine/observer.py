@@ -113,7 +113,8 @@ class Sink(Protocol):
         """The viewer's legal actions."""
 
     def duel(self, values: dict[str, Any]) -> Any:
-        """A duel's bookkeeping: ``values`` by :data:`DUEL_KEYS`, plain JSON facts."""
+        """A duel's bookkeeping: ``values`` by :data:`DUEL_KEYS` (those the walk was asked for),
+        plain JSON facts."""
 
 
 class DuelTable(Protocol):
@@ -171,17 +172,19 @@ def view_head(game: "Game", viewer: int | None) -> dict[str, Any]:
             "turn_seat": game.turn_seat, "phase": game.phase, "viewer": viewer, "evil_deck_size": len(st.evil_deck)}
 
 
-def observe(game: "Game", viewer: int | None, sink: Sink, keys: Sequence[str] = VIEW_KEYS) -> dict[str, Any]:
-    """Every part of ``keys`` that ``viewer`` sees of ``game``, written into ``sink``: key -> value."""
+def observe(game: "Game", viewer: int | None, sink: Sink, keys: Sequence[str] = VIEW_KEYS,
+            duel_keys: Sequence[str] = DUEL_KEYS) -> dict[str, Any]:
+    """Every part of ``keys`` that ``viewer`` sees of ``game``, written into ``sink``: key -> value
+    (of a duel's bookkeeping, the keys ``duel_keys``)."""
     check_viewer(game, viewer)
     head = view_head(game, viewer)
     out: dict[str, Any] = {}
     for key in keys:
-        out[key] = head[key] if key in head else view_part(game, viewer, key, sink)
+        out[key] = head[key] if key in head else view_part(game, viewer, key, sink, duel_keys)
     return out
 
 
-def view_part(game: "Game", viewer: int | None, key: str, sink: Sink) -> Any:
+def view_part(game: "Game", viewer: int | None, key: str, sink: Sink, duel_keys: Sequence[str] = DUEL_KEYS) -> Any:
     """One part of the view (a key of :data:`VIEW_KEYS`; KeyError for any other)."""
     st = game.state
     if key == "seats":
@@ -212,7 +215,7 @@ def view_part(game: "Game", viewer: int | None, key: str, sink: Sink) -> Any:
     if key == "duel":
         if st.duel is None:
             return None
-        return sink.duel({k: duel_part(game, k) for k in DUEL_KEYS})
+        return sink.duel({k: duel_part(game, k) for k in duel_keys})
     if key == "abilities":
         return sink.record("abilities", {"held": list(st.abilities), "charged": sorted(st.charged),
                                          "team_level": st.team_level, "choosing": st.ability_picks > 0})
@@ -313,7 +316,7 @@ def seat_entry(game: "Game", viewer: int | None, i: int, sink: Sink) -> Any:
     sd = game.state.seats[i]
     shown, tapped, up = shown_cost_zone(game, viewer, i)
     return sink.seat(i, sd.side, sd.deck_id, sd.humility, sd.maturity, shown_hand(game, viewer, i), len(sd.hand),
-                     len(sd.deck), shown, tapped, up, game._untapped(i), sd.in_play, sd.held, sd.discard, sd.love_to)
+                     len(sd.deck), shown, tapped, up, tapped.count(False), sd.in_play, sd.held, sd.discard, sd.love_to)
 
 
 # ---------------------------------------------------------------------------------------- the duel
@@ -372,6 +375,13 @@ def own_cards(game: "Game", viewer: int | None) -> tuple[Sequence[int], Sequence
     return sd.hand, sd.cost_zone
 
 
+def face_up_cards(game: "Game", i: int) -> list[int]:
+    """Seat ``i``'s face-up Cost Zone cards, in order: every seat sees them."""
+    st = game.state
+    face_up = st.face_up
+    return [u for u in st.seats[i].cost_zone if u in face_up] if face_up else []
+
+
 def shown_zones(game: "Game", viewer: int | None, piles: bool = False) -> list[Sequence[int]]:
     """Every uid sequence whose cards a view of ``viewer`` shows in the seats' zones, the stack, the
     threats, the field and the viewer's open choice, the viewer's own cards first (``piles``: the
@@ -382,7 +392,7 @@ def shown_zones(game: "Game", viewer: int | None, piles: bool = False) -> list[S
     face_up = st.face_up
     for i, sd in enumerate(st.seats):
         if viewer != i and face_up:   # another seat's face-up Cost Zone cards
-            zones.append([u for u in sd.cost_zone if u in face_up])
+            zones.append(face_up_cards(game, i))
         zones += (sd.in_play, sd.held, sd.discard)
     zones += ([item.uid for item in st.stack], [th.uid for th in st.threats], st.field)
     if piles:

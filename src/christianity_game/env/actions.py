@@ -37,7 +37,7 @@ from ..engine.actions import (
     Action, BuyAbility, Choose, ChooseAbility, ChooseReward, LayCostZone, Pass, PlayCard, Resist, TakeBoost,
     UseAbility,
 )
-from ..engine.observer import own_cards, shown_cost_zone
+from ..engine.observer import face_up_cards, own_cards, shown_cost_zone
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -353,7 +353,7 @@ def _card_refs(game: "Game", seat: int) -> dict[int, tuple[str, int, int]]:
     """uid -> (zone, card index, copy) of the seat's hand and face-up Cost Zone (as
     :meth:`ActionContext.card_ref`)."""
     card = uid_cards(game)
-    hand, cost_zone = own_cards(game, seat)   # what the observer shows the seat of its own
+    hand, _cost_zone = own_cards(game, seat)   # what the observer shows the seat of its own
     refs: dict[int, tuple[str, int, int]] = {}
     seen: dict[int, int] = {}
     for u in hand:
@@ -361,15 +361,14 @@ def _card_refs(game: "Game", seat: int) -> dict[int, tuple[str, int, int]]:
         n = seen.get(k, 0)
         refs[u] = ("hand", k, n)
         seen[k] = n + 1
-    if cost_zone:
-        _shown, _tapped, face_up = shown_cost_zone(game, seat, seat)
+    up = face_up_cards(game, seat)
+    if up:
         seen = {}
-        for u, up in zip(cost_zone, face_up):
-            if up:
-                k = card[u]
-                n = seen.get(k, 0)
-                refs[u] = ("cost_zone", k, n)
-                seen[k] = n + 1
+        for u in up:
+            k = card[u]
+            n = seen.get(k, 0)
+            refs[u] = ("cost_zone", k, n)
+            seen[k] = n + 1
     return refs
 
 

@@ -147,10 +147,7 @@ _STACK_KIND = {k: i + 1 for i, k in enumerate(STACK_KINDS)}
 _I16_AT = _I8_SIZE + (_I8_SIZE & 1)   # the int16 block follows the int8 counts, on an even byte
 _I16_SIZE = _I16_SLICES[-1][2]
 _BUF_SIZE = _I16_AT + 2 * _I16_SIZE
-_S = {name: slice(start, stop) for name, start, stop, _shape in _I16_SLICES}
 _SHAPE = {name: shape for name, _start, _stop, shape in _I16_SLICES}
-_PHASE_SLICE = slice(_TAIL, _TAIL + len(PHASES))
-_ABILITIES_SLICE = slice(_TAIL + len(PHASES), _I8_SIZE)
 #: byte offset of each int16 array in an observation's buffer
 _AT = {name: _I16_AT + 2 * start for name, start, _stop, _shape in _I16_SLICES}
 _TABLE_ROW = struct.Struct(f"={len(TABLE_FIELDS)}h")
@@ -171,6 +168,11 @@ _CHOICE_PURPOSE_AT = {p: _AT["choice"] + 2 * (3 + i) for i, p in enumerate(CHOIC
 OBSERVED_KEYS: tuple[str, ...] = (
     "round", "max_rounds", "turn_seat", "phase", "seats", "stack", "threats", "evil_deck_size", "field", "piles",
     "abilities", "clearing", "score", "choice", "duel")
+#: the keys of a duel's bookkeeping an observation holds
+OBSERVED_DUEL_KEYS: tuple[str, ...] = (
+    "chain", "dominance", "next_discount", "plays_this_turn", "failed_temptations_this_turn", "rewards_this_turn",
+    "reward_pending", "phase_plays", "boost_every", "streaks", "answering", "righteous_clock", "evil_clock",
+    "evil_limit")
 
 
 def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None,
@@ -186,7 +188,7 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None,
     if mask is None:
         mask = action_mask_of(game, seat)
     sink = _ArraySink(uid_cards(game), seat)
-    parts = observe(game, seat, sink, OBSERVED_KEYS if decider is not None else OBSERVED_KEYS + ("decider",))
+    parts = observe(game, seat, sink, OBSERVED_KEYS if decider is not None else _WITH_DECIDER, OBSERVED_DUEL_KEYS)
     if decider is None:
         found = parts["decider"]
         decider = -1 if found is None else found
@@ -208,20 +210,29 @@ def observation_of(game: "Game", seat: int, mask: np.ndarray | None = None,
     _TABLE_ROW.pack_into(buf, _TABLE_AT, parts["round"], parts["max_rounds"] or 0, turn_seat, score[0], score[1],
                          resisted, failed, parts["evil_deck_size"], abilities["team_level"], abilities["choosing"],
                          parts["clearing"] is not None, parts["threats"], parts["stack"], parts["field"])
-    counts = np.frombuffer(buf, np.int8, _I8_SIZE)
-    cards = counts[:_TAIL].reshape(_COUNT_ROWS, CARDS)
-    block = np.frombuffer(buf, np.int16, _I16_SIZE, _I16_AT)
-    return {"action_mask": mask, "phase": counts[_PHASE_SLICE],
-            "table": block[_S["table"]], "seats": block[_S["seats"]].reshape(_SHAPE["seats"]),
-            "hand": cards[0], "cost_zone": cards[1:4], "face_up": cards[4:10], "habituals": cards[10:16],
-            "field": cards[16],
-            "threats": block[_S["threats"]].reshape(_SHAPE["threats"]),
-            "stack": block[_S["stack"]].reshape(_SHAPE["stack"]),
-            "abilities": counts[_ABILITIES_SLICE].reshape(2, len(ABILITIES)),
-            "choice": block[_S["choice"]], "choice_options": block[_S["choice_options"]],
-            "duel": block[_S["duel"]], "duel_seats": block[_S["duel_seats"]].reshape(_SHAPE["duel_seats"])}
+    out = {"action_mask": mask}
+    array = np.ndarray
+    for name, shape, dtype, at in _ARRAYS:
+        out[name] = array(shape, dtype, buf, at)
+    return out
 
 
+#: each array of an observation but the mask: (name, shape, dtype, byte offset in the buffer)
+_ARRAYS: tuple[tuple[str, tuple[int, ...], Any, int], ...] = tuple(
+    [("phase", (len(PHASES),), np.dtype(np.int8), _TAIL),
+     ("table", _SHAPE["table"], np.dtype(np.int16), _AT["table"]),
+     ("seats", _SHAPE["seats"], np.dtype(np.int16), _AT["seats"]),
+     ("hand", (CARDS,), np.dtype(np.int8), 0),
+     ("cost_zone", (3, CARDS), np.dtype(np.int8), CARDS),
+     ("face_up", (MAX_SEATS, CARDS), np.dtype(np.int8), 4 * CARDS),
+     ("habituals", (MAX_SEATS, CARDS), np.dtype(np.int8), 10 * CARDS),
+     ("field", (CARDS,), np.dtype(np.int8), 16 * CARDS)]
+    + [(name, _SHAPE[name], np.dtype(np.int16), _AT[name]) for name in ("threats", "stack")]
+    + [("abilities", (2, len(ABILITIES)), np.dtype(np.int8), _TAIL + len(PHASES))]
+    + [(name, _SHAPE[name], np.dtype(np.int16), _AT[name]) for name in ("choice", "choice_options", "duel", "duel_seats")])
+
+
+_WITH_DECIDER = OBSERVED_KEYS + ("decider",)
 _TURN_FLAG = 2 * SEAT_FIELDS.index("turn_seat")
 _DECIDER_FLAG = 2 * SEAT_FIELDS.index("decider")
 
