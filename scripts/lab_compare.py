@@ -1,7 +1,7 @@
 """The lab's speed beside another version of this project, measured side by side in one run.
 
     python scripts/lab_compare.py [--against REV] [--mode coop] [--lineup R,RR,RRR] [--games 40] [--repeats 3]
-                                  [--bots heuristic]
+                                  [--bots heuristic] [--native]
 
 ``REV`` (a commit, tag or branch; default ``b2d9923``, the last commit before the engine work of
 issue 9) is checked out into a temporary git worktree. Both versions then play the same grid
@@ -10,6 +10,11 @@ stores them) in turns, ours then theirs, ``--repeats`` times, each in a fresh Py
 import time is not counted; CPU time of that process. Printed: games a second and microseconds per
 stored action of each try, the medians, their ratio, and the load average before and after (this machine is shared:
 absolute times drift, the ratio of runs taken in turns drifts much less).
+
+Each try runs the engine its tree has: this checkout's native build if it is up to date (or the
+Python engine with ``CHRISTIANITY_GAME_ENGINE=python``), and for the other version the Python
+engine, or with ``--native`` its own native build, made in its worktree first (a minute or two), so
+that like is compared with like; the engine of each side is printed.
 
 Co-op is the fair grid: its cards and rules are the same in both versions. A duel grid compares
 different games (rules 2 and 3 and the duel deck changed since), so read its per-action figure.
@@ -45,7 +50,8 @@ conn = connect(db)
 rows = fetch_rows(conn)
 conn.close()
 actions = sum(r[8] for r in rows)   # the "actions" column
-print(json.dumps({"games": run.played, "seconds": seconds, "actions": actions}))
+from christianity_game.engine import BUILD
+print(json.dumps({"games": run.played, "seconds": seconds, "actions": actions, "engine": BUILD}))
 """
 
 
@@ -55,7 +61,18 @@ def _try(src: Path, mode: str, lineup: str, games: int, db: Path, bots: str) -> 
                          capture_output=True, text=True, check=True)
     data = json.loads(out.stdout.strip().splitlines()[-1])
     return {"games_per_s": data["games"] / data["seconds"], "us_per_action": data["seconds"] / data["actions"] * 1e6,
-            "games": data["games"], "actions": data["actions"]}
+            "games": data["games"], "actions": data["actions"], "engine": data.get("engine", "python")}
+
+
+def build_native(src: Path) -> None:
+    """Build the native engine of the source tree ``src`` in that tree (its own ``engine/_native``);
+    a version that cannot (none before it had one) runs its Python engine, as the output says."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    env.pop("CHRISTIANITY_GAME_ENGINE", None)
+    done = subprocess.run([sys.executable, "-m", "christianity_game", "native", "build"], env=env,
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        print(f"the other version built no native engine (exit {done.returncode}): its Python engine runs")
 
 
 def main() -> None:
@@ -66,12 +83,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="games a cell")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--bots", default="heuristic", help="the bot in every seat: heuristic, or random")
+    parser.add_argument("--native", action="store_true", help="build the other version's native engine first")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         theirs = Path(tmp) / "theirs"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(theirs), args.against],
                        check=True)
         try:
+            if args.native:
+                build_native(theirs / "src")
             sides = {"ours": ROOT / "src", "theirs": theirs / "src"}
             tries: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
             load_before = load_average()
@@ -92,7 +112,7 @@ def main() -> None:
         med[name] = (statistics.median(rates), statistics.median(per))
         print(f"  {name:6s} games/s {', '.join(f'{x:.1f}' for x in rates)} (median {med[name][0]:.1f}); "
               f"us per action {', '.join(f'{x:.0f}' for x in per)} (median {med[name][1]:.0f}); "
-              f"{ts[0]['games']} games, {ts[0]['actions']} actions a try")
+              f"{ts[0]['games']} games, {ts[0]['actions']} actions a try; {ts[0]['engine']} engine")
     paired = statistics.median(o["games_per_s"] / t["games_per_s"] for o, t in zip(tries["ours"], tries["theirs"]))
     print(f"ours / theirs: {med['ours'][0] / med['theirs'][0]:.2f}x the games a second (ratio of the medians; "
           f"median of the {args.repeats} paired tries {paired:.2f}x), "

@@ -177,6 +177,8 @@ def observe(game: "Game", viewer: int | None, sink: Sink, keys: Sequence[str] = 
     """Every part of ``keys`` that ``viewer`` sees of ``game``, written into ``sink``: key -> value
     (of a duel's bookkeeping, the keys ``duel_keys``)."""
     check_viewer(game, viewer)
+    if keys is VIEW_KEYS and duel_keys is DUEL_KEYS:
+        return _whole_view(game, viewer, sink)
     head = view_head(game, viewer)
     out: dict[str, Any] = {}
     for key in keys:
@@ -184,49 +186,47 @@ def observe(game: "Game", viewer: int | None, sink: Sink, keys: Sequence[str] = 
     return out
 
 
+def _whole_view(game: "Game", viewer: int | None, sink: Sink) -> dict[str, Any]:
+    """Every part of the view, in the order of :data:`VIEW_KEYS` (:func:`observe`'s whole walk)."""
+    st = game.state
+    return {
+        "state_id": st.state_id, "mode": game.mode.name, "lineup": game.lineup, "round": st.round,
+        "max_rounds": game.settings.max_rounds if game.mode.has_round_limit else None, "turn_seat": game.turn_seat,
+        "phase": game.phase, "viewer": viewer, "decider": game._decider(), "seats": _seats(game, viewer, sink),
+        "stack": _stack(game, sink), "threats": _threats(game, sink), "evil_deck_size": len(st.evil_deck),
+        "foresight": sink.cards("foresight", -1, st.foresight), "field": sink.cards("field", -1, st.field),
+        "piles": sink.piles(st.resisted, st.failed), "abilities": _abilities(game, sink),
+        "clearing": _clearing(game, sink), "score": sink.plain("score", list(game.score)),
+        "score_parts": sink.plain("score_parts", game.score_parts()), "result": _result(game, sink),
+        "settings": sink.settings(game.settings), "choice": _choice(game, viewer, sink),
+        "pending": sink.pending(pending_actions(game, viewer)), "duel": _duel(game, sink, DUEL_KEYS)}
+
+
 def view_part(game: "Game", viewer: int | None, key: str, sink: Sink, duel_keys: Sequence[str] = DUEL_KEYS) -> Any:
     """One part of the view (a key of :data:`VIEW_KEYS`; KeyError for any other)."""
     st = game.state
     if key == "seats":
-        return sink.seats([seat_entry(game, viewer, i, sink) for i in range(len(st.seats))])
+        return _seats(game, viewer, sink)
     if key == "stack":
-        rows: list[StackRow] = []
-        for item in st.stack:
-            kind = item.kind
-            rows.append((item.uid, kind, item.controller, item.to_seat, item.boost if kind == "boost" else None,
-                         item.threat if kind == "threat" else None))
-        return sink.stack(rows)
+        return _stack(game, sink)
     if key == "threats":
-        d = st.duel
-        threats: list[ThreatRow] = []
-        for t in st.threats:
-            threats.append((t.uid, t.target, t.by, t.resistance, t.paid, game._remaining(t),
-                            d is not None and t.uid in d.finale))
-        return sink.threats(threats)
+        return _threats(game, sink)
     if key == "decider":
         return game._decider()
     if key == "choice":
-        c = st.choice
-        if viewer is None or c is None or c.seat != viewer:
-            return None
-        return sink.choice(c.purpose, c.count, max(0, c.minimum), c.options)
+        return _choice(game, viewer, sink)
     if key == "field":
         return sink.cards("field", -1, st.field)
     if key == "duel":
-        if st.duel is None:
-            return None
-        return sink.duel({k: duel_part(game, k) for k in duel_keys})
+        return _duel(game, sink, duel_keys)
     if key == "abilities":
-        return sink.record("abilities", {"held": list(st.abilities), "charged": sorted(st.charged),
-                                         "team_level": st.team_level, "choosing": st.ability_picks > 0})
+        return _abilities(game, sink)
     if key == "score":
         return sink.plain("score", list(game.score))
     if key == "piles":
         return sink.piles(st.resisted, st.failed)
     if key == "clearing":
-        clearing = st.clearing
-        return None if clearing is None else sink.record(
-            "clearing", {"seat": clearing[0], "opened_turn": clearing[1]})
+        return _clearing(game, sink)
     if key == "foresight":
         return sink.cards("foresight", -1, st.foresight)
     if key == "settings":
@@ -236,12 +236,63 @@ def view_part(game: "Game", viewer: int | None, key: str, sink: Sink, duel_keys:
     if key == "score_parts":
         return sink.plain("score_parts", game.score_parts())
     if key == "result":
-        res = st.result
-        return None if res is None else sink.record(
-            "result", {"winner": res.winner, "reason": res.reason, "round": res.round})
+        return _result(game, sink)
     if key in HEAD_KEYS:
         return view_head(game, viewer)[key]
     raise KeyError(key)
+
+
+def _seats(game: "Game", viewer: int | None, sink: Sink) -> Any:
+    return sink.seats([seat_entry(game, viewer, i, sink) for i in range(len(game.state.seats))])
+
+
+def _stack(game: "Game", sink: Sink) -> Any:
+    rows: list[StackRow] = []
+    for item in game.state.stack:
+        kind = item.kind
+        rows.append((item.uid, kind, item.controller, item.to_seat, item.boost if kind == "boost" else None,
+                     item.threat if kind == "threat" else None))
+    return sink.stack(rows)
+
+
+def _threats(game: "Game", sink: Sink) -> Any:
+    st = game.state
+    d = st.duel
+    rows: list[ThreatRow] = []
+    for t in st.threats:
+        rows.append((t.uid, t.target, t.by, t.resistance, t.paid, game._remaining(t),
+                     d is not None and t.uid in d.finale))
+    return sink.threats(rows)
+
+
+def _choice(game: "Game", viewer: int | None, sink: Sink) -> Any:
+    c = game.state.choice
+    if viewer is None or c is None or c.seat != viewer:   # an open choice is its chooser's alone
+        return None
+    return sink.choice(c.purpose, c.count, max(0, c.minimum), c.options)
+
+
+def _duel(game: "Game", sink: Sink, keys: Sequence[str]) -> Any:
+    if game.state.duel is None:
+        return None
+    return sink.duel({k: duel_part(game, k) for k in keys})
+
+
+def _abilities(game: "Game", sink: Sink) -> Any:
+    st = game.state
+    return sink.record("abilities", {"held": list(st.abilities), "charged": sorted(st.charged),
+                                     "team_level": st.team_level, "choosing": st.ability_picks > 0})
+
+
+def _clearing(game: "Game", sink: Sink) -> Any:
+    clearing = game.state.clearing
+    return None if clearing is None else sink.record("clearing", {"seat": clearing[0], "opened_turn": clearing[1]})
+
+
+def _result(game: "Game", sink: Sink) -> Any:
+    res = game.state.result
+    return None if res is None else sink.record("result", {"winner": res.winner, "reason": res.reason,
+                                                           "round": res.round})
 
 
 def pending_actions(game: "Game", viewer: int | None) -> list["Action"]:
