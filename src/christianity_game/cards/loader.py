@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from pydantic import ValidationError
 
+from .effect_ops import EFFECT_OP
 from .model import Boost, CardDef, Condition, Deck, Effect, Passive, Resists, XRule
 from .schema import BoostSpec, CardSpec, DeckFile, EffectSpec
 
@@ -59,19 +60,10 @@ def _effect(spec: Any) -> Effect:
             op="if", cond=Condition(test=c.test, value=c.value, who=c.who),
             then=tuple(_effect(e) for e in spec.then), otherwise=tuple(_effect(e) for e in spec.otherwise),
         )
-    if spec.op == "humility":
-        return Effect(op="humility", amount=spec.amount, who=spec.who)
-    if spec.op == "amplify":
-        return Effect(op="amplify", amount=spec.amount)
-    if spec.op == "redirect":
-        return Effect(op="redirect", who="teammate")
-    if spec.op in ("search", "reveal"):
-        return Effect(op=spec.op, count=spec.count, kind=spec.kind)
-    if spec.op == "attach":
-        return Effect(op="attach", who=spec.who)
-    if spec.op == "discard":
-        return Effect(op="discard", count=spec.count, who=spec.who, random=spec.random)
-    return Effect(op=spec.op, count=spec.count, who=spec.who)
+    op = EFFECT_OP[spec.op]   # the fields the op takes from the file, and those it sets itself
+    values: dict[str, Any] = {name: getattr(spec, name) for name in op.fields}
+    values.update(op.fixed)
+    return Effect(op=spec.op, **values)
 
 
 def _boost(spec: BoostSpec) -> Boost:

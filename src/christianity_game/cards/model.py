@@ -11,7 +11,8 @@ Vocabulary (every mark and keyword of docs/rules.md, G-5):
   :class:`XRule` when the threat is played.
 * effects, one ``op`` each: ``humility`` (H+X / H-X), ``draw``, ``discard``, ``search``,
   ``reveal``, ``rotate``, ``untap``, ``flip``, ``cost_zone``, ``attach``, ``if`` (conditional
-  effects), and for fast boosts ``amplify`` and ``redirect``.
+  effects), and for fast boosts ``amplify`` and ``redirect``; each declared once in
+  :mod:`christianity_game.cards.effect_ops` (:data:`EFFECT_OPS` is their names).
 * boosts with a payer glyph (``you``, ``teammate``, ``any``) and the fast mark.
 * passives of Habituals in play: draw, intake, resist discount, upkeep Humility, Ambush reward.
 """
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal
+
+from .effect_ops import EFFECT_OP_LIST
 
 Side = Literal["righteous", "evil"]
 Kind = Literal[
@@ -31,10 +34,7 @@ Payer = Literal["you", "teammate", "any"]
 RIGHTEOUS_KINDS: tuple[str, ...] = ("maturity", "resistance", "righteous_habitual", "action", "instant")
 EVIL_KINDS: tuple[str, ...] = ("temptation", "evil_habitual")
 THREAT_KINDS = EVIL_KINDS
-EFFECT_OPS: tuple[str, ...] = (
-    "humility", "draw", "discard", "search", "reveal", "rotate", "untap", "flip", "cost_zone",
-    "attach", "if", "amplify", "redirect",
-)
+EFFECT_OPS: tuple[str, ...] = tuple(op.name for op in EFFECT_OP_LIST)
 CONDITION_TESTS: tuple[str, ...] = (
     "maturity_at_least", "maturity_at_most", "humility_at_least", "humility_at_most",
     "hand_at_most", "hand_at_least", "holds_habitual", "cost_zone_at_least",

@@ -3,15 +3,39 @@
 A deck file has one ``[deck]`` table and a list of ``[[cards]]``. A card entry either defines a
 card in full (``name``, ``kind``, ...) or, with only ``id`` and ``copies``, repeats a card
 defined in another file of the same set.
+
+An effect's entry is the spec of its op's ``shape`` (:data:`SPECS`); which ops each spec takes,
+and which ops belong on fast boosts only, come from the declarations of
+:mod:`~christianity_game.cards.effect_ops`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Literal, TypeAlias, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .effect_ops import EFFECT_OP_LIST, ops_of_shape
 from .model import CONDITION_TESTS, X_OF
+
+if TYPE_CHECKING:   # the ops of each shape are worked out from the declarations when the module loads
+    HumilityOp: TypeAlias = str
+    CountOp: TypeAlias = str
+    DiscardOp: TypeAlias = str
+    SearchOp: TypeAlias = str
+    RevealOp: TypeAlias = str
+    AttachOp: TypeAlias = str
+    AmplifyOp: TypeAlias = str
+    RedirectOp: TypeAlias = str
+    IfOp: TypeAlias = str
+else:
+    HumilityOp, CountOp, DiscardOp, SearchOp, RevealOp, AttachOp, AmplifyOp, RedirectOp, IfOp = (
+        Literal[ops_of_shape(shape)]
+        for shape in ("humility", "count", "discard", "search", "reveal", "attach", "amplify", "redirect", "if"))
+
+#: ops only a fast boost may carry, and the words of the checks that say so
+FAST_OPS: tuple[str, ...] = tuple(op.name for op in EFFECT_OP_LIST if op.fast_only)
+_FAST_WORDS = " / ".join(FAST_OPS)
 
 
 class _Strict(BaseModel):
@@ -31,52 +55,52 @@ WhoSpec = Literal["self", "teammate", "target", "each_righteous"]
 
 
 class HumilitySpec(_Strict):
-    op: Literal["humility"]
+    op: HumilityOp
     amount: int = Field(description="signed: H+X gains, H-X loses")
     who: WhoSpec = "self"
 
 
 class CountSpec(_Strict):
-    op: Literal["draw", "rotate", "untap", "flip", "cost_zone"]
+    op: CountOp
     count: int = Field(ge=1, le=10)
     who: WhoSpec = "self"
 
 
 class DiscardSpec(_Strict):
-    op: Literal["discard"]
+    op: DiscardOp
     count: int = Field(ge=1, le=10)
     who: WhoSpec = "self"
     random: bool = False
 
 
 class SearchSpec(_Strict):
-    op: Literal["search"]
+    op: SearchOp
     kind: Literal["maturity", "resistance", "righteous_habitual", "action", "instant", "any"]
     count: int = Field(default=1, ge=1, le=3)
 
 
 class RevealSpec(_Strict):
-    op: Literal["reveal"]
+    op: RevealOp
     count: int = Field(ge=1, le=10)
     kind: Literal["maturity", "resistance", "righteous_habitual", "action", "instant", "any"]
 
 
 class AttachSpec(_Strict):
-    op: Literal["attach"]
+    op: AttachOp
     who: Literal["self", "teammate"] = "self"
 
 
 class AmplifySpec(_Strict):
-    op: Literal["amplify"]
+    op: AmplifyOp
     amount: int = Field(ge=1, le=5)
 
 
 class RedirectSpec(_Strict):
-    op: Literal["redirect"]
+    op: RedirectOp
 
 
 class IfSpec(_Strict):
-    op: Literal["if"]
+    op: IfOp
     cond: ConditionSpec
     then: list["EffectSpec"]
     otherwise: list["EffectSpec"] = []
@@ -87,6 +111,12 @@ EffectSpec = Annotated[
     Field(discriminator="op"),
 ]
 IfSpec.model_rebuild()
+
+#: an op's ``shape`` -> the spec a card file fills for it (every shape of the declarations has one)
+SPECS: dict[str, type[_Strict]] = {
+    "humility": HumilitySpec, "count": CountSpec, "discard": DiscardSpec, "search": SearchSpec,
+    "reveal": RevealSpec, "attach": AttachSpec, "amplify": AmplifySpec, "redirect": RedirectSpec, "if": IfSpec,
+}
 
 
 class BoostSpec(_Strict):
@@ -99,8 +129,8 @@ class BoostSpec(_Strict):
     @model_validator(mode="after")
     def _fast_ops(self) -> "BoostSpec":
         ops = {e.op for e in self.effects}
-        if ({"amplify", "redirect"} & ops) and not self.fast:
-            raise ValueError("fast :: amplify / redirect change the card's own action: they need fast = true")
+        if (set(FAST_OPS) & ops) and not self.fast:
+            raise ValueError(f"fast :: {_FAST_WORDS} change the card's own action: they need fast = true")
         return self
 
 
@@ -168,10 +198,11 @@ class CardSpec(_Strict):
             raise ValueError("resists :: only Resistance cards have a resists table")
         if self.subtypes and self.kind != "temptation":
             raise ValueError("subtypes :: only Temptations can be an Ambush")
-        if any(e.op == "attach" for e in self.effects) and self.kind != "righteous_habitual":
-            raise ValueError("effects :: only a Righteous Habitual attaches")
-        if any(e.op in ("amplify", "redirect") for e in self.effects):
-            raise ValueError("effects :: amplify / redirect belong on fast boosts, not on the card's own effects")
+        for op in EFFECT_OP_LIST:
+            if op.only_on is not None and self.kind != op.only_on[0] and any(e.op == op.name for e in self.effects):
+                raise ValueError(f"effects :: {op.only_on[1]}")
+        if any(e.op in FAST_OPS for e in self.effects):
+            raise ValueError(f"effects :: {_FAST_WORDS} belong on fast boosts, not on the card's own effects")
         if not self.passive.model_dump(exclude_defaults=True) == {} and self.kind not in ("righteous_habitual", "evil_habitual"):
             raise ValueError("passive :: only Habituals have passives")
         return self

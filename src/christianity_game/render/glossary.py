@@ -5,7 +5,8 @@ every effect op including those nested in ``if``, the conditions tested, who an 
 boosts with their payers and the fast mark, the standing effects of Habituals, what Resistance
 cards resist) and returns one entry per term found, each naming the cards that use it. Nothing
 is listed by hand: a term appears exactly when some card uses it, so the glossary cannot fall out
-of date with the cards. The meanings are written here, once per term; a term the cards use that
+of date with the cards. The meanings are written here, once per term (an effect op's in its
+declaration, :mod:`~christianity_game.cards.effect_ops`); a term the cards use that
 has no meaning yet still appears, marked as such (and a test fails until it gets one).
 
 Pure functions, standard library only.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
 
+from ..cards.effect_ops import EFFECT_OP, EFFECT_OP_LIST
 from ..cards.model import CardDef, Effect
 from .svg import KIND_LABELS, legend_entries
 
@@ -28,8 +30,7 @@ CATEGORIES: tuple[str, ...] = (
     "Rules",
 )
 
-#: key -> (category, term, legend mark name or "", meaning)
-MEANINGS: dict[str, tuple[str, str, str, str]] = {
+_MEANINGS: dict[str, tuple[str, str, str, str]] = {
     # card kinds (G-4)
     "kind:maturity": ("Card kinds", "Maturity", "",
                       "Righteous card played on your turn; when it resolves your Maturity rises by 1 (L0 to L3)."),
@@ -59,41 +60,14 @@ MEANINGS: dict[str, tuple[str, str, str, str]] = {
                         "card that covers it."),
     "mark:rx": ("Marks", "Resistance RX", "Resistance RX",
                 "The resistance cost is X, worked out when the threat is played as its text says."),
-    "mark:humility_gain": ("Marks", "Humility gain H+<n>", "Humility gain H+<n>",
-                           "Gain that much Humility (Power), up to 10."),
-    "mark:humility_loss": ("Marks", "Humility loss H-<n>", "Humility loss H-<n>",
-                           "Lose that much Humility (Power). At 0 (H0) each point you cannot lose makes you "
-                           "discard a card from hand or Cost Zone (overflow)."),
-    # keywords (effect ops)
-    "op:draw": ("Keywords", "Draw", "Draw", "Take cards from the top of the deck into the hand."),
-    "op:discard": ("Keywords", "Discard", "Discard",
-                   "Put cards from the hand into the discard pile, chosen by the player who discards."),
-    "op:discard_random": ("Keywords", "Discard at random", "Discard",
-                          "The cards discarded are picked at random from the hand."),
-    "op:search": ("Keywords", "Search", "Search",
-                  "Look through your deck for a card of the kind named, put it into your hand, then shuffle."),
-    "op:reveal": ("Keywords", "Reveal", "Reveal",
-                  "Turn the top cards of your deck face up: cards of the kind named go to your hand, the rest "
-                  "to the bottom of the deck."),
-    "op:rotate": ("Keywords", "Rotate", "Rotate",
-                  "Turn Cost Zone cards sideways (tap them). A threat that rotates your cards spends them: they "
-                  "cannot pay again until untapped."),
-    "op:untap": ("Keywords", "Untap", "Untap", "Turn rotated Cost Zone cards upright, ready to pay again."),
-    "op:flip": ("Keywords", "Flip", "Flip",
-                "Turn face-down Cost Zone cards face up: they may be played from the Cost Zone, or still be "
-                "rotated for Cost."),
-    "op:cost_zone": ("Keywords", "Into the Cost Zone", "Cost Zone",
-                     "Put cards from the top of the deck into the Cost Zone, face down."),
-    "op:attach": ("Keywords", "Attach", "Attach",
-                  "The Habitual stays in play on the player named (yourself or a teammate) and its standing "
-                  "effects apply to them."),
-    "op:if": ("Keywords", "Conditional (If ... otherwise ...)", "Conditional",
-              "The effect happens only when the condition holds when the card resolves; \"otherwise\" says "
-              "what happens when it does not."),
-    "op:amplify": ("Boosts", "Amplify (+1 to every number)", "Amplify",
-                   "Fast boost: every number of the card's own action is 1 higher."),
-    "op:redirect": ("Boosts", "Redirect to a teammate", "Redirect",
-                    "Fast boost: the card's own action reaches a teammate instead of its player."),
+}
+
+#: the effect ops' terms (Humility's marks, then ``op:NAME``), from their declarations (cards/effect_ops.py)
+_OP_MEANINGS: dict[str, tuple[str, str, str, str]] = {
+    t.key: (t.category, t.term, t.mark, t.meaning) for op in EFFECT_OP_LIST for t in op.glossary
+}
+
+_MORE_MEANINGS: dict[str, tuple[str, str, str, str]] = {
     "op:resist": ("Keywords", "Resist", "",
                   "Play the card to resist a threat of the resistance printed or less (\"any threat\": no "
                   "limit). The threat is resisted whole: nothing on it happens."),
@@ -176,6 +150,9 @@ MEANINGS: dict[str, tuple[str, str, str, str]] = {
                                "it as pointing at you."),
 }
 
+#: key -> (category, term, legend mark name or "", meaning)
+MEANINGS: dict[str, tuple[str, str, str, str]] = {**_MEANINGS, **_OP_MEANINGS, **_MORE_MEANINGS}
+
 
 def _walk(effects: Iterable[Effect]) -> Iterator[Effect]:
     for e in effects:
@@ -196,7 +173,7 @@ def _effect_terms(effects: Iterable[Effect]) -> Iterator[str]:
             yield "op:discard_random"
         if e.op == "if" and e.cond is not None:
             yield f"cond:{e.cond.test}"
-        if e.who in ("teammate", "target", "each_righteous") and e.op != "redirect":
+        if e.who in ("teammate", "target", "each_righteous") and "who" not in dict(EFFECT_OP[e.op].fixed):
             yield f"who:{e.who}"
 
 

@@ -25,6 +25,7 @@ import re
 from typing import Iterable, Iterator, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from ..cards.effect_ops import EFFECT_OP, EFFECT_OP_LIST, EffectOp
 from ..cards.model import CardDef, Effect, Passive
 from .table_words import alone, boost_text, card_text
 
@@ -248,61 +249,73 @@ def _arc_arrow(cx: float, cy: float, r: float, a0: float, a1: float, head: float
 _CARD_FLOW, _ZONE, _LOGIC, _FASTOPS, _THREAT, _PASSIVE = (
     "#2c4a6e", "#7a5526", "#54407e", "#8a5a00", "#9b2c2c", "#24605f")
 
-#: the keyword badges: key -> (badge colour, title, icon drawn in the 48 box)
-KEYWORDS: dict[str, tuple[str, str, str]] = {
-    "search": (_CARD_FLOW, "Search: look through your deck for a card and take it",
+#: how each keyword badge is drawn: key -> (badge colour, icon drawn in the 48 box)
+_DRAWINGS: dict[str, tuple[str, str]] = {
+    "search": (_CARD_FLOW,
                '<circle cx="21" cy="21" r="9.5" fill="none" stroke="#fff" stroke-width="3.6"/>'
                '<path d="M28 28 L36.5 36.5" stroke="#fff" stroke-width="5.5" stroke-linecap="round"/>'),
-    "reveal": (_CARD_FLOW, "Reveal: turn cards from the top of your deck face up for all to see",
+    "reveal": (_CARD_FLOW,
                '<path d="M6.5 24 Q24 8 41.5 24 Q24 40 6.5 24 Z" ' + _STROKE + '/>'
                '<circle cx="24" cy="24" r="6.5" fill="#fff"/><circle cx="24" cy="24" r="2.6" fill="' + _CARD_FLOW
                + '"/>'),
-    "draw": (_CARD_FLOW, "Draw: take cards from the top of the deck into the hand",
+    "draw": (_CARD_FLOW,
              '<rect x="10.5" y="17" width="16" height="22" rx="2.5" fill="none" stroke="#fff" stroke-width="2.5" '
              'opacity=".6"/>'
              '<rect x="19.5" y="8" width="17" height="23" rx="2.5" fill="' + _CARD_FLOW + '" stroke="#fff" '
              'stroke-width="2.8"/>'
              '<path d="M28 25.5 V14.5 M23.5 19 L28 14.5 L32.5 19" ' + _stroke(2.6) + '/>'),
-    "discard": (_CARD_FLOW, "Discard: put cards from the hand into the discard pile",
+    "discard": (_CARD_FLOW,
                 '<rect x="16" y="5.5" width="16" height="22" rx="2.5" fill="none" stroke="#fff" stroke-width="2.8"/>'
                 '<path d="M24 10.5 V21.5 M19.5 17 L24 21.5 L28.5 17" ' + _stroke(2.6) + '/>'
                 '<path d="M9 29.5 V38.5 H39 V29.5" ' + _stroke(3.2) + '/>'),
-    "conditional": (_LOGIC, "Conditional: the effect happens only if the condition holds (otherwise what follows)",
+    "conditional": (_LOGIC,
                     '<path d="M24 5.5 L42.5 24 L24 42.5 L5.5 24 Z" ' + _stroke(2.8) + '/>'
                     '<path d="M19.2 19.5 a4.9 4.9 0 1 1 7.2 4.3 c-1.5 .8 -2.4 1.7 -2.4 3.4 v.9" ' + _stroke(3)
                     + '/><circle cx="24" cy="32.8" r="2" fill="#fff"/>'),
-    "attach": (_LOGIC, "Attach: the Habitual stays in play on a player, and works while it is there",
+    "attach": (_LOGIC,
                '<g transform="rotate(38 24 24)"><path d="M28.5 14 V30 a5 5 0 0 1 -10 0 V12.5 a3.4 3.4 0 0 1 6.8 0 '
                'V28.5 a1.6 1.6 0 0 1 -3.2 0 V16" ' + _stroke(2.7) + '/></g>'),
-    "rotate": (_ZONE, "Rotate: turn a Cost Zone card sideways (tap it); each one gives 1 Cost",
+    "rotate": (_ZONE,
                '<rect x="12.5" y="24" width="23" height="15.5" rx="2.5" fill="#fff"/>'
                + _arc_arrow(24, 29, 15.5, 200, 330)),
-    "untap": (_ZONE, "Untap: turn rotated Cost Zone cards upright again",
+    "untap": (_ZONE,
               '<rect x="17" y="18" width="14" height="21" rx="2.5" fill="#fff"/>'
               + _arc_arrow(24, 28, 16, 335, 205)),
-    "flip": (_ZONE, "Flip: turn face-down Cost Zone cards face up (they may then be played)",
+    "flip": (_ZONE,
              '<rect x="14.5" y="17" width="19" height="24" rx="2.5" fill="none" stroke="#fff" stroke-width="2.6"/>'
              '<path d="M16.5 18.5 H24 V39.5 H16.5 Z" fill="#fff"/>'
              + _arc_arrow(24, 24, 14, 215, 325, head=5)),
-    "cost_zone": (_ZONE, "Cost Zone: put cards from the top of the deck into the Cost Zone, face down",
+    "cost_zone": (_ZONE,
                   '<path d="M24 5.5 V21.5 M18.5 16 L24 21.5 L29.5 16" ' + _stroke(3) + '/>'
                   '<rect x="6" y="28" width="10.5" height="12" rx="1.8" fill="#fff"/>'
                   '<rect x="18.75" y="28" width="10.5" height="12" rx="1.8" fill="#fff"/>'
                   '<rect x="31.5" y="28" width="10.5" height="12" rx="1.8" fill="#fff" opacity=".55"/>'),
-    "amplify": (_FASTOPS, "Amplify: +1 to every number on this card",
+    "amplify": (_FASTOPS,
                 '<path d="M13 24 L24 13 L35 24 M13 35 L24 24 L35 35" ' + _stroke(3.6) + '/>'),
-    "redirect": (_FASTOPS, "Redirect: the card's effects go to a teammate instead",
+    "redirect": (_FASTOPS,
                  '<path d="M8.5 37 C8.5 21 15 15.5 29 15.5" ' + _STROKE + '/>'
                  '<path d="M24 10 L30 15.5 L24 21" ' + _STROKE + '/>'
                  + _figure(34, 20.5, 0.5, "#fff")),
-    "ambush": (_THREAT, "Ambush: a Temptation that lies in wait; some Righteous cards reward resisting one",
+    "ambush": (_THREAT,
                '<path d="M24 6.5 L42 38.5 H6 Z" ' + _stroke(3) + '/>'
                '<path d="M24 17.5 V28.5" stroke="#fff" stroke-width="3.6" stroke-linecap="round"/>'
                '<circle cx="24" cy="33.6" r="2.2" fill="#fff"/>'),
-    "resist_discount": (_PASSIVE, "Resistance discount: the resistance costs this player pays are lower",
+    "resist_discount": (_PASSIVE,
                         '<path d="M24 6.5 L37.5 11 V22 C37.5 31.5 31 37.5 24 41 C17 37.5 10.5 31.5 10.5 22 V11 Z" '
                         + _stroke(2.8) + '/>'
                         '<path d="M18 23 H30" stroke="#fff" stroke-width="3.6" stroke-linecap="round"/>'),
+}
+
+#: each badge's title: an effect op's from its declaration (cards/effect_ops.py), the others here
+_TITLES: dict[str, str] = {
+    **{op.keyword: op.badge for op in EFFECT_OP_LIST if op.keyword is not None},
+    "ambush": "Ambush: a Temptation that lies in wait; some Righteous cards reward resisting one",
+    "resist_discount": "Resistance discount: the resistance costs this player pays are lower",
+}
+
+#: the keyword badges: key -> (badge colour, title, icon drawn in the 48 box)
+KEYWORDS: dict[str, tuple[str, str, str]] = {
+    key: (colour, _TITLES[key], icon) for key, (colour, icon) in _DRAWINGS.items()
 }
 
 
@@ -381,12 +394,8 @@ def mark_redirect(*, x: float | None = None, y: float | None = None, scale: floa
     return mark_keyword("redirect", x=x, y=y, scale=scale)
 
 
-#: effect op -> keyword badge (``humility`` is drawn by :func:`mark_humility`, ``if`` is "conditional")
-OP_KEYWORD: dict[str, str] = {
-    "draw": "draw", "discard": "discard", "search": "search", "reveal": "reveal", "rotate": "rotate",
-    "untap": "untap", "flip": "flip", "cost_zone": "cost_zone", "attach": "attach", "if": "conditional",
-    "amplify": "amplify", "redirect": "redirect",
-}
+#: effect op -> keyword badge, from the declarations (``humility`` is drawn by :func:`mark_humility`)
+OP_KEYWORD: dict[str, str] = {op.name: op.keyword for op in EFFECT_OP_LIST if op.keyword is not None}
 
 
 def _walk(effects: Iterable[Effect]) -> Iterator[Effect]:
@@ -911,55 +920,59 @@ def card_back_svg(*, width: float = 250, side: str | None = None) -> str:
 
 
 # ----------------------------------------------------------------------------------------- legend
-#: the legend, in order: (section, name, the mark (drawn by the card's own mark functions), meaning)
+def _op_mark(op: EffectOp, value: int) -> str:
+    """The mark an effect op is drawn with (Humility shows its number)."""
+    return mark_humility(value) if op.keyword is None else mark_keyword(op.keyword)
+
+
+#: where the effect ops' legend rows go among the other marks ("op:NAME": that op's rows, from its
+#: declaration); an op not named here goes at the end of its rows' section
+_LEGEND_LAYOUT: tuple[str, ...] = (
+    "cost", "resistance", "rx", "op:rotate", "op:untap", "op:humility", "payer:you", "payer:teammate", "payer:any",
+    "fast", "op:amplify", "op:redirect", "op:draw", "op:discard", "op:search", "op:reveal", "op:cost_zone",
+    "op:flip", "op:attach", "op:if", "ambush", "resist_discount",
+)
+
+
 def _legend() -> list[tuple[str, str, str, str]]:
-    return [
-        ("Costs", "Cost C<n>", mark_cost(2),
-         "Top left of every card: rotate this many untapped Cost Zone cards to play it (C2 = rotate 2; C0 is free)."),
-        ("Costs", "Resistance R<n>", mark_resistance(3),
-         "Top right of a threat: what resisting it takes, by rotating that many Cost Zone cards or with a Resistance "
-         "card that covers it. Resisted, nothing on the threat happens."),
-        ("Costs", "Resistance RX", mark_resistance("X"),
-         "X is worked out when the threat is played, as its text says (for example: cards in the target's "
-         "Cost Zone - 4)."),
-        ("Costs", "Rotate", mark_rotate(),
-         "Turn a Cost Zone card sideways (tap it): each rotated card gives 1 Cost. A threat that rotates your "
-         "cards spends them for you."),
-        ("Costs", "Untap", mark_untap(), "Turn rotated Cost Zone cards upright again, ready to pay."),
-        ("Humility", "Humility gain H+<n>", mark_humility(1), "Gain that much Humility (Power), up to 10."),
-        ("Humility", "Humility loss H-<n>", mark_humility(-1),
-         "Lose that much Humility (Power). A failed threat also costs its target H-1."),
-        ("Humility", "Humility at 0 H0", mark_humility(0),
-         "Overflow: a loss at H0 makes you discard 1 card, from hand or Cost Zone, per point you cannot lose."),
-        ("Boosts", "Boost payer: you", mark_payer("you"),
-         "An optional extra on the card: only you, the card's player, may pay its cost."),
-        ("Boosts", "Boost payer: teammate", mark_payer("teammate"),
-         "A teammate may pay the boost. Solo: pay the target-change fee and read it as you."),
-        ("Boosts", "Boost payer: any", mark_payer("any"), "Any Righteous player may pay the boost."),
-        ("Boosts", "Fast mark (bolt)", mark_fast(),
-         "Before the payer glyph: the boost is taken before the card's own action, as it changes what the card "
-         "does. No bolt: boosts come after the action."),
-        ("Boosts", "Amplify", mark_amplify(), "Fast boost: +1 to every number on this card."),
-        ("Boosts", "Redirect", mark_redirect(), "Fast boost: the card's effects go to a teammate instead of you."),
-        ("Keywords", "Draw", mark_draw(), "Take cards from the top of the deck into the hand."),
-        ("Keywords", "Discard", mark_discard(),
-         "Put cards from the hand into the discard pile (by choice, or at random if the card says so)."),
-        ("Keywords", "Search", mark_search(),
-         "Look through your deck for a card of the kind named, put it into your hand, shuffle."),
-        ("Keywords", "Reveal", mark_reveal(),
-         "Turn the top cards of your deck face up: the kind named goes to your hand, the rest to the bottom."),
-        ("Keywords", "Cost Zone", mark_cost_zone(), "Put cards from the top of the deck into the Cost Zone."),
-        ("Keywords", "Flip", mark_flip(),
-         "Turn face-down Cost Zone cards face up: they can be played from there, or still rotated for Cost."),
-        ("Keywords", "Attach", mark_attach(),
-         "A Habitual stays in play on the player it is attached to and works while it is there."),
-        ("Keywords", "Conditional", mark_conditional(),
-         "\"If ...\": the effect happens only when the condition holds; \"otherwise\" says what happens if not."),
-        ("Keywords", "Ambush", mark_ambush(),
-         "A Temptation that lies in wait. Some Righteous cards reward resisting one."),
-        ("Keywords", "Resistance discount", mark_keyword("resist_discount"),
-         "While the Habitual is in play, the resistance costs this player pays are lower."),
-    ]
+    """The legend, in order: (section, name, the mark (drawn by the card's own mark functions), meaning)."""
+    marks = {
+        "cost": ("Costs", "Cost C<n>", mark_cost(2),
+                 "Top left of every card: rotate this many untapped Cost Zone cards to play it (C2 = rotate 2; C0 "
+                 "is free)."),
+        "resistance": ("Costs", "Resistance R<n>", mark_resistance(3),
+                       "Top right of a threat: what resisting it takes, by rotating that many Cost Zone cards or "
+                       "with a Resistance card that covers it. Resisted, nothing on the threat happens."),
+        "rx": ("Costs", "Resistance RX", mark_resistance("X"),
+               "X is worked out when the threat is played, as its text says (for example: cards in the target's "
+               "Cost Zone - 4)."),
+        "payer:you": ("Boosts", "Boost payer: you", mark_payer("you"),
+                      "An optional extra on the card: only you, the card's player, may pay its cost."),
+        "payer:teammate": ("Boosts", "Boost payer: teammate", mark_payer("teammate"),
+                           "A teammate may pay the boost. Solo: pay the target-change fee and read it as you."),
+        "payer:any": ("Boosts", "Boost payer: any", mark_payer("any"), "Any Righteous player may pay the boost."),
+        "fast": ("Boosts", "Fast mark (bolt)", mark_fast(),
+                 "Before the payer glyph: the boost is taken before the card's own action, as it changes what the "
+                 "card does. No bolt: boosts come after the action."),
+        "ambush": ("Keywords", "Ambush", mark_ambush(),
+                   "A Temptation that lies in wait. Some Righteous cards reward resisting one."),
+        "resist_discount": ("Keywords", "Resistance discount", mark_keyword("resist_discount"),
+                            "While the Habitual is in play, the resistance costs this player pays are lower."),
+    }
+
+    def op_rows(op: EffectOp) -> list[tuple[str, str, str, str]]:
+        return [(r.section, r.name, _op_mark(op, r.value), r.meaning) for r in op.legend]
+
+    rows: list[tuple[str, str, str, str]] = []
+    for key in _LEGEND_LAYOUT:
+        rows += op_rows(EFFECT_OP[key[3:]]) if key.startswith("op:") else [marks[key]]
+    for op in EFFECT_OP_LIST:
+        if f"op:{op.name}" in _LEGEND_LAYOUT:
+            continue
+        for row in op_rows(op):
+            ends = [i for i, r in enumerate(rows) if r[0] == row[0]]
+            rows.insert(ends[-1] + 1 if ends else len(rows), row)
+    return rows
 
 
 def legend_entries() -> list[tuple[str, str, str]]:

@@ -1,0 +1,112 @@
+"""The effect ops are declared once (cards/effect_ops.py) and every per-op table derives from them.
+
+* every op has its schema entry, its badge (glyph and title), its legend rows and glossary text;
+* ``EFFECT_OPS``, the schema's tags, the loader's fields, the svg tables and the glossary's ``op:``
+  terms are the declarations' (nothing restates an op by hand).
+"""
+
+from __future__ import annotations
+
+import typing
+
+from christianity_game.cards import load_texts, starter_set
+from christianity_game.cards.effect_ops import EFFECT_OP, EFFECT_OP_LIST, EffectOp, ops_of_shape
+from christianity_game.cards.model import EFFECT_OPS, Effect
+from christianity_game.cards.schema import FAST_OPS, SPECS, EffectSpec
+from christianity_game.render import glossary as gl
+from christianity_game.render import svg
+
+
+def test_effect_ops_are_the_declared_names_in_order() -> None:
+    assert EFFECT_OPS == tuple(op.name for op in EFFECT_OP_LIST)
+    assert EFFECT_OPS == (
+        "humility", "draw", "discard", "search", "reveal", "rotate", "untap", "flip", "cost_zone",
+        "attach", "if", "amplify", "redirect",
+    )
+    assert list(EFFECT_OP) == list(EFFECT_OPS)
+    assert all(isinstance(op, EffectOp) for op in EFFECT_OP_LIST)
+
+
+def test_a_declaration_reads_well() -> None:
+    assert repr(EFFECT_OP["discard"]) == "<EffectOp discard discard(count, who, random)>"
+    assert repr(EFFECT_OP["redirect"]) == "<EffectOp redirect redirect()>"
+
+
+def test_every_op_has_glyph_legend_and_glossary_text() -> None:
+    for op in EFFECT_OP_LIST:
+        assert op.legend, op.name
+        assert all(row.section and row.name and row.meaning for row in op.legend), op.name
+        assert op.glossary, op.name
+        assert all(t.key and t.category and t.term and t.meaning for t in op.glossary), op.name
+        if op.keyword is None:        # drawn by its own mark (Humility's H+n)
+            assert op.name == "humility"
+        else:
+            assert op.badge, op.name
+            assert op.keyword in svg.KEYWORDS, f"{op.name}: no drawing for its badge {op.keyword!r}"
+        assert f"op:{op.name}" in gl.MEANINGS or op.name == "humility", op.name
+
+
+def test_schema_entries_come_from_the_declarations() -> None:
+    assert {op.shape for op in EFFECT_OP_LIST} == set(SPECS)
+    for shape, spec in SPECS.items():
+        assert typing.get_args(spec.model_fields["op"].annotation) == ops_of_shape(shape), shape
+    for op in EFFECT_OP_LIST:
+        if op.name != "if":       # an if's fields are nested effects, turned into Effect by the loader
+            assert set(op.fields) == set(SPECS[op.shape].model_fields) - {"op"}, op.name
+        assert set(op.fields) | {name for name, _ in op.fixed} <= set(Effect.__dataclass_fields__), op.name
+    union = typing.get_args(typing.get_args(EffectSpec)[0])
+    tags = [t for spec in union for t in typing.get_args(spec.model_fields["op"].annotation)]
+    assert sorted(tags) == sorted(EFFECT_OPS)
+    assert FAST_OPS == ("amplify", "redirect")
+
+
+def test_the_loader_builds_effects_from_the_declared_fields() -> None:
+    text = """\
+[deck]
+id = "mine"
+name = "Mine"
+side = "righteous"
+
+[[cards]]
+id = "my-card"
+name = "My Card"
+kind = "action"
+cost = 1
+text = "x"
+effects = [{op = "discard", count = 2, who = "target", random = true}, {op = "search", kind = "action"}]
+
+[[cards.boosts]]
+payer = "you"
+cost = 1
+fast = true
+text = "x"
+effects = [{op = "redirect"}, {op = "amplify", amount = 2}]
+"""
+    card = load_texts([("my.toml", text)])["my-card"]
+    assert card.effects == (Effect(op="discard", count=2, who="target", random=True),
+                            Effect(op="search", count=1, kind="action"))
+    assert card.boosts[0].effects == (Effect(op="redirect", who="teammate"), Effect(op="amplify", amount=2))
+
+
+def test_svg_tables_come_from_the_declarations() -> None:
+    assert svg.OP_KEYWORD == {op.name: op.keyword for op in EFFECT_OP_LIST if op.keyword is not None}
+    for op in EFFECT_OP_LIST:
+        if op.keyword is not None:
+            assert svg.KEYWORDS[op.keyword][1] == op.badge
+            assert f"<title>{op.badge}</title>" in svg.mark_keyword(op.keyword).replace("&#x27;", "'")
+    legend = {(name, meaning) for name, _, meaning in svg.legend_entries()}
+    for op in EFFECT_OP_LIST:
+        for row in op.legend:
+            assert (row.name, row.meaning) in legend, (op.name, row.name)
+
+
+def test_glossary_terms_come_from_the_declarations() -> None:
+    for op in EFFECT_OP_LIST:
+        for t in op.glossary:
+            assert gl.MEANINGS[t.key] == (t.category, t.term, t.mark, t.meaning)
+    legend_names = {name for name, _, _ in svg.legend_entries()}
+    for op in EFFECT_OP_LIST:
+        for t in op.glossary:
+            assert not t.mark or t.mark in legend_names, (op.name, t.mark)
+    used = {e["key"] for e in gl.glossary(starter_set())}
+    assert {f"op:{name}" for name in EFFECT_OPS if name != "humility"} <= used
