@@ -18,7 +18,8 @@ from typing import Any, Iterable, Iterator
 
 from ..cards.effect_ops import EFFECT_OP, EFFECT_OP_LIST
 from ..cards.model import CardDef, Effect
-from .svg import KIND_LABELS, legend_entries
+from .legend import legend_entries
+from .svg import KIND_LABELS
 
 __all__ = ["CATEGORIES", "MEANINGS", "NO_MEANING", "glossary", "glossary_markdown", "terms_of"]
 
