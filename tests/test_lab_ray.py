@@ -18,7 +18,7 @@ from typing import Iterator
 
 import pytest
 
-from christianity_game.sim import lab
+from christianity_game.sim import lab_backends
 from christianity_game.sim.lab import RunOptions, build_grid, connect, fetch_rows, parse_axes, run_lab
 
 ray = pytest.importorskip("ray")
@@ -48,7 +48,7 @@ def test_a_session_holds_one_ray_for_several_runs(tmp_path: Path, monkeypatch: p
     plays on it and leaves it running; the session shuts it down at the end. Ray is started by the
     lab's one starter, _start_ray (here on a local Ray of its own, never a running cluster)."""
     started: list[bool] = []
-    real = lab._start_ray
+    real = lab_backends._start_ray
 
     def local(address: str | None) -> bool:
         if not ray.is_initialized():
@@ -58,7 +58,7 @@ def test_a_session_holds_one_ray_for_several_runs(tmp_path: Path, monkeypatch: p
         started.append(False)
         return real(address)
 
-    monkeypatch.setattr(lab, "_start_ray", local)
+    monkeypatch.setattr(lab_backends, "_start_ray", local)
     grid = build_grid("duel", "ER", parse_axes(["maxTurns=20"]), "heuristic", games=2, seed=3)
     options = RunOptions("ray", chunk=1)
     with options.session():
