@@ -46,7 +46,8 @@ from ..cards.params import CardParam, card_params, changes_sentence, find_card_p
 from ..engine.settings import Settings
 from ..engine.variants import BY_ALIAS, BY_KEY, PRESETS, VARIANTS, Variant, parse_variants, table_plays
 from .lab import RunOptions, build_grid, code_fingerprint, run_lab
-from .report import CellStats, html_table, md_table, _quantile, load_stats
+from .report import html_table, md_table
+from .report_stats import CellStats, load_stats, quantile
 
 if TYPE_CHECKING:
     import optuna
@@ -461,7 +462,7 @@ def grid_figures(stats: Sequence[CellStats], names: Sequence[str], departures: i
     longest = max((c["rounds"]["median"] for c in cells), default=0.0)
     return {"cells": cells, "games": games, "turn_cap_share": round(capped / games, 4) if games else 0.0,
             "round_limit_share": round(limited / games, 4) if games else 0.0,
-            "rounds": {"median": _quantile(rounds, 0.5), "p90": _quantile(rounds, 0.9)}, **bands,
+            "rounds": {"median": quantile(rounds, 0.5), "p90": quantile(rounds, 0.9)}, **bands,
             "objective": objective,
             "objectives": [first, round(capped / games, 4) if games else 1.0, longest, departures]}
 
