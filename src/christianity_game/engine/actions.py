@@ -2,6 +2,14 @@
 
 Every action names the seat that takes it. ``action_from_json`` checks a JSON object and raises
 :class:`IllegalAction` (code ``malformed``) for anything that is not a well-formed action.
+
+Each action class declares, in one place, as class-level data: ``type_name`` (its JSON kind; its
+JSON fields are its dataclass fields, ``seat`` first, and ``text_fields`` names those that are
+text), ``description`` (one sentence for players), ``refusals`` (the refusal codes ``Game.apply``
+may raise for it beyond :data:`RULE_REFUSALS` or :data:`TABLE_REFUSALS`, each with its meaning:
+:func:`refusal_codes`) and ``env_block`` / ``env_fields`` (the learning environment's index block
+and the fields, in the block's key order, that name it there; empty for a table action, which
+has no index).
 """
 
 from __future__ import annotations
@@ -37,13 +45,24 @@ class Action:
 
     seat: int
     type_name: ClassVar[str] = "Action"
+    #: one sentence for players: what taking this action does
+    description: ClassVar[str] = ""
+    #: the fields whose value is text (the others are whole numbers, or None where optional)
+    text_fields: ClassVar[tuple[str, ...]] = ()
+    #: (code, meaning) of each refusal ``Game.apply`` may raise for this kind of action, beyond
+    #: the ones every rules action (RULE_REFUSALS) or table action (TABLE_REFUSALS) may get
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: the learning environment's index block for this kind ("" : none, a table action) and the
+    #: fields, in its key order, that name the action there (uids become slots, see env/actions.py)
+    env_block: ClassVar[str] = ""
+    env_fields: ClassVar[tuple[str, ...]] = ()
 
     def check_types(self) -> None:
         """Refuse an action whose fields have the wrong types (``IllegalAction('malformed')``):
         ``False`` or ``0.0`` compare equal to ``0`` and must not pass for a seat or a card."""
         for f in _fields_of(type(self)):
             value = getattr(self, f.name)
-            if f.name in TEXT_FIELDS:
+            if f.name in self.text_fields:
                 if type(value) is not str:
                     raise IllegalAction("malformed", f"{self.type_name}.{f.name} must be text, not {value!r}")
             elif value is None:
@@ -66,6 +85,9 @@ class Pass(Action):
     """Pass: end laying, decline to respond, end a phase, stop taking boosts, or finish a choice."""
 
     type_name: ClassVar[str] = "Pass"
+    description: ClassVar[str] = "Pass: end laying, decline to respond, end a phase, stop taking boosts or finish a choice."
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (("must_choose", "a choice or the team's free Maturity Ability must be taken first"),)
+    env_block: ClassVar[str] = "pass"
 
     def __repr__(self) -> str:
         return f"<Pass seat={self.seat}>"
@@ -77,6 +99,17 @@ class LayCostZone(Action):
 
     card: int
     type_name: ClassVar[str] = "LayCostZone"
+    description: ClassVar[str] = "Put a card from your hand into your Cost Zone, face down."
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("choice_open", "a choice is open: finish it first"),
+        ("must_choose", "the team's free Maturity Ability must be chosen first"),
+        ("no_such_card", "there is no card with that number"),
+        ("not_in_hand", "the card is not in your hand"),
+        ("wrong_phase", "cards go into the Cost Zone only in the Cost Zone phase"),
+        ("intake_full", "the Cost Zone takes no more cards this turn"),
+    )
+    env_block: ClassVar[str] = "lay"
+    env_fields: ClassVar[tuple[str, ...]] = ("card",)
 
     def __repr__(self) -> str:
         return f"<LayCostZone seat={self.seat} card={self.card}>"
@@ -91,6 +124,21 @@ class PlayCard(Action):
     threat: int | None = None
     to_seat: int | None = None
     type_name: ClassVar[str] = "PlayCard"
+    description: ClassVar[str] = "Play a card from your hand, or face up from your Cost Zone, paying its cost."
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("choice_open", "a choice is open: finish it first"),
+        ("must_choose", "the team's free Maturity Ability must be chosen first"),
+        ("no_such_card", "there is no card with that number"),
+        ("not_in_hand", "the card is neither in your hand nor face up in your Cost Zone"),
+        ("cost_zone_being_laid", "nothing is played while a Cost Zone is being laid"),
+        ("wrong_timing", "the card cannot be played at this moment"),
+        ("cannot_afford", "you have too few untapped Cost Zone cards to pay for it"),
+        ("needs_target", "the card is aimed at a teammate: say which"),
+        ("cannot_resist", "the Resistance card cannot resist that card"),
+        ("threat_limit", "duel: you have played as many threats as allowed this turn"),
+    )
+    env_block: ClassVar[str] = "play"
+    env_fields: ClassVar[tuple[str, ...]] = ("card", "threat", "to_seat")
 
     def __repr__(self) -> str:
         extra = "" if self.threat is None else f" threat={self.threat}"
@@ -105,6 +153,17 @@ class Resist(Action):
     threat: int
     amount: int
     type_name: ClassVar[str] = "Resist"
+    description: ClassVar[str] = "Rotate some of your untapped Cost Zone cards toward a threat's resistance cost."
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("choice_open", "a choice is open: finish it first"),
+        ("must_choose", "the team's free Maturity Ability must be chosen first"),
+        ("no_such_threat", "that card is not a threat you can resist now"),
+        ("not_your_threat", "only the threat's target resists it (others need Benevolence)"),
+        ("cannot_afford", "you have too few untapped Cost Zone cards"),
+        ("wrong_amount", "that amount cannot be paid toward the threat now"),
+    )
+    env_block: ClassVar[str] = "resist"
+    env_fields: ClassVar[tuple[str, ...]] = ("threat", "amount")
 
     def __repr__(self) -> str:
         return f"<Resist seat={self.seat} threat={self.threat} amount={self.amount}>"
@@ -118,6 +177,15 @@ class TakeBoost(Action):
     payer: int
     to_seat: int | None = None
     type_name: ClassVar[str] = "TakeBoost"
+    description: ClassVar[str] = "Take one of the boosts on the card just played, paid by the seat named."
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("choice_open", "a choice is open: finish it first"),
+        ("must_choose", "the team's free Maturity Ability must be chosen first"),
+        ("no_boosts", "no boosts are on offer now"),
+        ("boost_not_allowed", "that boost is taken, has another payer or cannot be paid"),
+    )
+    env_block: ClassVar[str] = "boost"
+    env_fields: ClassVar[tuple[str, ...]] = ("index", "payer", "to_seat")
 
     def __repr__(self) -> str:
         extra = "" if self.to_seat is None else f" to_seat={self.to_seat}"
@@ -131,6 +199,17 @@ class UseAbility(Action):
     ability: str
     to_seat: int | None = None
     type_name: ClassVar[str] = "UseAbility"
+    description: ClassVar[str] = "Use a Maturity Ability your team holds."
+    text_fields: ClassVar[tuple[str, ...]] = ("ability",)
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("choice_open", "a choice is open: finish it first"),
+        ("must_choose", "the team's free Maturity Ability must be chosen first"),
+        ("abilities_off", "Maturity Abilities are turned off"),
+        ("ability_not_held", "the team does not hold that ability"),
+        ("ability_not_ready", "the ability cannot be used now"),
+    )
+    env_block: ClassVar[str] = "use"
+    env_fields: ClassVar[tuple[str, ...]] = ("ability", "to_seat")
 
     def __repr__(self) -> str:
         extra = "" if self.to_seat is None else f" to_seat={self.to_seat}"
@@ -143,6 +222,19 @@ class BuyAbility(Action):
 
     ability: str
     type_name: ClassVar[str] = "BuyAbility"
+    description: ClassVar[str] = "Buy a Maturity Ability for your team right after your Cost Zone phase."
+    text_fields: ClassVar[tuple[str, ...]] = ("ability",)
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("choice_open", "a choice is open: finish it first"),
+        ("must_choose", "the team's free Maturity Ability must be chosen first"),
+        ("wrong_timing", "abilities are bought right after your Cost Zone phase"),
+        ("abilities_off", "Maturity Abilities are turned off"),
+        ("unknown_ability", "there is no ability by that name"),
+        ("already_held", "the team already holds that ability"),
+        ("cannot_afford", "the team cannot pay the ability's price"),
+    )
+    env_block: ClassVar[str] = "buy"
+    env_fields: ClassVar[tuple[str, ...]] = ("ability",)
 
     def __repr__(self) -> str:
         return f"<BuyAbility seat={self.seat} {self.ability}>"
@@ -154,6 +246,15 @@ class ChooseAbility(Action):
 
     ability: str
     type_name: ClassVar[str] = "ChooseAbility"
+    description: ClassVar[str] = "Pick the free Maturity Ability your team earned at a new shared Maturity Level."
+    text_fields: ClassVar[tuple[str, ...]] = ("ability",)
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("choice_open", "a choice is open: finish it first"),
+        ("no_choice", "no free ability is waiting to be chosen"),
+        ("unknown_ability", "that is not an ability the team can still choose"),
+    )
+    env_block: ClassVar[str] = "pick"
+    env_fields: ClassVar[tuple[str, ...]] = ("ability",)
 
     def __repr__(self) -> str:
         return f"<ChooseAbility seat={self.seat} {self.ability}>"
@@ -165,6 +266,13 @@ class Choose(Action):
 
     option: int
     type_name: ClassVar[str] = "Choose"
+    description: ClassVar[str] = "Pick one option of the open choice."
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("no_choice", "there is nothing to choose now"),
+        ("not_an_option", "that is not one of the options"),
+    )
+    env_block: ClassVar[str] = "choose"
+    env_fields: ClassVar[tuple[str, ...]] = ("option",)
 
     def __repr__(self) -> str:
         return f"<Choose seat={self.seat} option={self.option}>"
@@ -178,6 +286,14 @@ class ChooseReward(Action):
     reward: str
     to_seat: int | None = None
     type_name: ClassVar[str] = "ChooseReward"
+    description: ClassVar[str] = "Duel: take an earned micro-reward or micro-boost."
+    text_fields: ClassVar[tuple[str, ...]] = ("reward",)
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("choice_open", "a choice is open: finish it first"),
+        ("must_choose", "the team's free Maturity Ability must be chosen first"),
+    )
+    env_block: ClassVar[str] = "reward"
+    env_fields: ClassVar[tuple[str, ...]] = ("reward", "to_seat")
 
     def __repr__(self) -> str:
         extra = "" if self.to_seat is None else f" to_seat={self.to_seat}"
@@ -191,6 +307,12 @@ class AdjustBadge(Action):
     badge: str
     value: int
     type_name: ClassVar[str] = "AdjustBadge"
+    description: ClassVar[str] = "Set your own Humility or Maturity by hand."
+    text_fields: ClassVar[tuple[str, ...]] = ("badge",)
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("unknown_badge", "the badge must be humility or maturity"),
+        ("out_of_range", "the value is outside the badge's range"),
+    )
 
     def __repr__(self) -> str:
         return f"<AdjustBadge seat={self.seat} {self.badge}={self.value}>"
@@ -201,6 +323,15 @@ class Undo(Action):
     """Take back this seat's last action (engine/table.py says when). Never in legal_actions."""
 
     type_name: ClassVar[str] = "Undo"
+    description: ClassVar[str] = "Take back your own last action, within your turn."
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("nothing_to_undo", "no action has been taken yet"),
+        ("not_your_action", "the last action was another seat's"),
+        ("cannot_undo", "an offer to end the game, or its answer, cannot be taken back"),
+        ("turn_over", "only actions of your own turn can be taken back, within that turn"),
+        ("hidden_revealed", "a hidden card was shown since that action"),
+        ("seen_by_opponent", "in a duel the other side has seen the action"),
+    )
 
     def __repr__(self) -> str:
         return f"<Undo seat={self.seat}>"
@@ -211,6 +342,11 @@ class OfferEnd(Action):
     """Duel: offer to end the game now on the stalemate score (D-SCORE). Never in legal_actions."""
 
     type_name: ClassVar[str] = "OfferEnd"
+    description: ClassVar[str] = "Duel: offer to end the game now on the stalemate score."
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("not_a_duel", "only a duel can be ended by agreement"),
+        ("offer_open", "an offer to end is already waiting for an answer"),
+    )
 
     def __repr__(self) -> str:
         return f"<OfferEnd seat={self.seat}>"
@@ -222,6 +358,13 @@ class AnswerEnd(Action):
 
     answer: str
     type_name: ClassVar[str] = "AnswerEnd"
+    description: ClassVar[str] = "Duel: accept or decline the other side's offer to end the game."
+    text_fields: ClassVar[tuple[str, ...]] = ("answer",)
+    refusals: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("no_offer", "nobody has offered to end the game"),
+        ("own_offer", "an offer to end is answered by the other side"),
+        ("already_answered", "you accepted this offer already; it waits for your teammates"),
+    )
 
     def __repr__(self) -> str:
         return f"<AnswerEnd seat={self.seat} {self.answer}>"
@@ -230,13 +373,35 @@ class AnswerEnd(Action):
 #: actions about the table rather than the rules: never in legal_actions, checked by engine/table.py
 TABLE_ACTIONS: tuple[type[Action], ...] = (AdjustBadge, Undo, OfferEnd, AnswerEnd)
 
-TEXT_FIELDS = frozenset({"ability", "badge", "reward", "answer"})
-
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type_name: cls
     for cls in (Pass, LayCostZone, PlayCard, Resist, TakeBoost, UseAbility, BuyAbility, ChooseAbility, Choose,
                 ChooseReward, AdjustBadge, Undo, OfferEnd, AnswerEnd)
 }
+
+#: every field, of any action type, that holds text
+TEXT_FIELDS = frozenset(name for cls in ACTION_TYPES.values() for name in cls.text_fields)
+
+#: refusals any rules action may get from ``Game.apply`` (``engine/game.py``, ``engine/legal.py``)
+RULE_REFUSALS: tuple[tuple[str, str], ...] = (
+    ("malformed", "not a well-formed action (unknown type, missing or mistyped field)"),
+    ("game_over", "the game is over"),
+    ("no_such_seat", "there is no such seat"),
+    ("not_your_decision", "the game waits for another seat"),
+    ("not_legal", "not legal now, for no more specific reason"),
+)
+#: refusals any table action may get (``engine/table.py``)
+TABLE_REFUSALS: tuple[tuple[str, str], ...] = (
+    ("malformed", "not a well-formed action (unknown type, missing or mistyped field)"),
+    ("game_over", "the game is over"),
+    ("no_such_seat", "there is no such seat"),
+)
+
+
+def refusal_codes(cls: type[Action]) -> dict[str, str]:
+    """Every refusal code ``Game.apply`` may raise for an action of ``cls``, with its meaning."""
+    common = TABLE_REFUSALS if cls in TABLE_ACTIONS else RULE_REFUSALS
+    return dict(common + cls.refusals)
 
 
 def action_from_json(data: Any) -> Action:
@@ -261,7 +426,7 @@ def action_from_json(data: Any) -> Action:
                 raise IllegalAction("malformed", f"{kind} needs field {name!r}")
             continue
         value = kwargs[name]
-        want_str = name in TEXT_FIELDS
+        want_str = name in cls.text_fields
         if want_str:
             if not isinstance(value, str):
                 raise IllegalAction("malformed", f"{kind}.{name} must be a string")

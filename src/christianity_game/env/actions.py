@@ -30,13 +30,11 @@ view; :meth:`ActionContext.from_game` reads the same facts straight from a game,
 from __future__ import annotations
 
 from collections import Counter
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..cards import starter_set
-from ..engine.actions import (
-    Action, BuyAbility, Choose, ChooseAbility, ChooseReward, LayCostZone, Pass, PlayCard, Resist, TakeBoost,
-    UseAbility,
-)
+from ..engine.actions import ACTION_TYPES, Action, Choose, LayCostZone, Pass, PlayCard, Resist
 from ..engine.observer import face_up_cards, own_cards, shown_cost_zone
 
 if TYPE_CHECKING:
@@ -81,6 +79,14 @@ BOOST_SLOTS = max(2, max(len(c.boosts) for c in _CARDS.cards.values()))
 ZONES: tuple[str, ...] = ("hand", "cost_zone")
 
 Key = tuple[Any, ...]
+
+#: index block -> the action type it names (each type's ``env_block``; table actions have none)
+BLOCK_TYPES: dict[str, type[Action]] = {cls.env_block: cls for cls in ACTION_TYPES.values() if cls.env_block}
+#: fields holding a per-game uid: the space names them by a slot or a copy read from the seat's view
+UID_FIELDS = frozenset({"card", "threat", "option"})
+#: the blocks whose key is the block name and the action's own ``env_fields`` (no uid in them)
+PLAIN_BLOCKS: frozenset[str] = frozenset(block for block, cls in BLOCK_TYPES.items()
+                                         if not UID_FIELDS.intersection(cls.env_fields))
 
 
 def _play_variants(cid: str) -> list[tuple[Key | None, int | None]]:
@@ -241,8 +247,10 @@ def _index(key: Key, action: Action) -> int:
 
 def action_key(action: Action, ctx: ActionContext) -> Key:
     """What ``action`` means in the fixed space, in the seat's own terms (no uid)."""
-    if isinstance(action, Pass):
-        return ("pass",)
+    cls = type(action)
+    block = cls.env_block
+    if block in PLAIN_BLOCKS:
+        return (block, *(getattr(action, name) for name in cls.env_fields))
     if isinstance(action, LayCostZone):
         zone, index, copy = ctx.card_ref(action.card)
         return ("lay", index, copy)
@@ -252,16 +260,6 @@ def action_key(action: Action, ctx: ActionContext) -> Key:
         return ("play", zone, index, copy, ref, action.to_seat)
     if isinstance(action, Resist):
         return ("resist", ctx.threat_ref(action.threat), action.amount)
-    if isinstance(action, TakeBoost):
-        return ("boost", action.index, action.payer, action.to_seat)
-    if isinstance(action, UseAbility):
-        return ("use", action.ability, action.to_seat)
-    if isinstance(action, BuyAbility):
-        return ("buy", action.ability)
-    if isinstance(action, ChooseAbility):
-        return ("pick", action.ability)
-    if isinstance(action, ChooseReward):
-        return ("reward", action.reward, action.to_seat)
     if isinstance(action, Choose):
         if action.option not in ctx.options:
             raise ActionNotCovered(f"{action.option} is not an option of seat {ctx.seat}'s open choice")
@@ -282,8 +280,8 @@ def decode(index: int, ctx: ActionContext) -> Action:
     key = ACTION_KEYS[index]
     seat = ctx.seat
     kind = key[0]
-    if kind == "pass":
-        return Pass(seat)
+    if kind in PLAIN_BLOCKS:
+        return BLOCK_TYPES[kind](seat, *key[1:])
     if kind == "lay":
         return LayCostZone(seat, ctx.card_uid("hand", key[1], key[2]))
     if kind == "play":
@@ -292,16 +290,6 @@ def decode(index: int, ctx: ActionContext) -> Action:
         return PlayCard(seat, ctx.card_uid(zone, card, copy), threat, to)
     if kind == "resist":
         return Resist(seat, ctx.threat_uid(key[1]), key[2])
-    if kind == "boost":
-        return TakeBoost(seat, key[1], key[2], key[3])
-    if kind == "use":
-        return UseAbility(seat, key[1], key[2])
-    if kind == "buy":
-        return BuyAbility(seat, key[1])
-    if kind == "pick":
-        return ChooseAbility(seat, key[1])
-    if kind == "reward":
-        return ChooseReward(seat, key[1], key[2])
     slot = key[1]
     if slot >= len(ctx.options):
         raise ActionNotCovered(f"the open choice has no option in slot {slot}")
@@ -387,13 +375,19 @@ def _threat_ref(game: "Game", seat: int, uid: int) -> Key:
     return ("held", game.state.seats[seat].held.index(uid))   # ValueError: not covered
 
 
-_PLAIN: dict[type, Any] = {
-    TakeBoost: lambda a: ("boost", a.index, a.payer, a.to_seat),
-    UseAbility: lambda a: ("use", a.ability, a.to_seat),
-    BuyAbility: lambda a: ("buy", a.ability),
-    ChooseAbility: lambda a: ("pick", a.ability),
-    ChooseReward: lambda a: ("reward", a.reward, a.to_seat),
-}
+def _plain_key(cls: type[Action]) -> Any:
+    """A function from an action of a plain block's type to its key (one attrgetter call)."""
+    block, names = cls.env_block, cls.env_fields
+    if not names:
+        return lambda a: (block,)
+    get = attrgetter(*names)
+    if len(names) == 1:
+        return lambda a: (block, get(a))
+    return lambda a: (block, *get(a))
+
+
+#: action type -> its key, for the plain blocks (from the types' declarations)
+_PLAIN: dict[type, Any] = {BLOCK_TYPES[block]: _plain_key(BLOCK_TYPES[block]) for block in PLAIN_BLOCKS}
 _PASS_INDEX = ACTION_INDEX[("pass",)]
 #: first index of each contiguous block: choose slots, the copies of a card to lay, the amounts to
 #: resist a threat slot (slots 0..THREAT_SLOTS-1) or a held slot (THREAT_SLOTS + h) with
