@@ -1,0 +1,178 @@
+"""Every action type declares its JSON kind and fields, its description, its refusal codes and its
+place in the learning environment (``engine/actions.py``), and the declarations hold: seeded games
+try unlisted actions of every type, and every refusal code ``Game.apply`` raises is one the type
+declares; every declared code is raised somewhere in those games, or is listed in :data:`RARE`
+with the reason the probe does not reach it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import fields
+from typing import Any, Callable
+
+
+from christianity_game import Game, IllegalAction, Settings
+from christianity_game.engine.actions import (
+    ACTION_TYPES, RULE_REFUSALS, TABLE_ACTIONS, TABLE_REFUSALS, TEXT_FIELDS, Action, AdjustBadge, AnswerEnd,
+    BuyAbility, Choose, ChooseAbility, ChooseReward, LayCostZone, OfferEnd, Pass, PlayCard, Resist, TakeBoost,
+    Undo, UseAbility, action_from_json, refusal_codes,
+)
+from christianity_game.engine.game import ABILITIES
+from christianity_game.env.actions import ACTION_KEYS, BLOCK_TYPES
+
+#: declared codes the seeded probe does not reach, and why
+RARE: dict[tuple[str, str], str] = {
+    ("Choose", "not_legal"): "a refused Choose is always no_choice or not_an_option",
+    ("ChooseAbility", "not_legal"): "a refused ChooseAbility is always no_choice or unknown_ability",
+    ("LayCostZone", "not_legal"): "a refused LayCostZone always gets a specific code",
+    ("PlayCard", "not_legal"): "a refused PlayCard always gets a specific code",
+    ("Resist", "not_legal"): "a refused Resist always gets a specific code",
+    ("TakeBoost", "not_legal"): "a refused TakeBoost always gets a specific code",
+    ("UseAbility", "not_legal"): "a refused UseAbility always gets a specific code",
+    ("BuyAbility", "not_legal"): "a refused BuyAbility always gets a specific code",
+    ("ChooseAbility", "unknown_ability"): "needs a free pick waiting and a wrong name: rare in short random games",
+    ("PlayCard", "threat_limit"): "only with the duel's threat_limit setting, off by default",
+    ("Undo", "cannot_undo"): "needs an offer to end as the last action",
+    ("Undo", "no_such_seat"): "the probe's Undo seats are real",
+    ("OfferEnd", "no_such_seat"): "the probe's OfferEnd seats are real",
+    ("AnswerEnd", "no_such_seat"): "the probe's AnswerEnd seats are real",
+    ("AnswerEnd", "already_answered"): "needs a team of several seats on the answering side, one accepted",
+    ("OfferEnd", "offer_open"): "the probe never leaves an offer open",
+    ("AnswerEnd", "own_offer"): "the probe never leaves an offer open",
+}
+
+GAMES = [("solo", "R", 3), ("coop", "RR", 3), ("coop", "RRR", 2), ("duel", "ER", 3), ("duel", "EERR", 2)]
+
+
+def test_every_action_type_declares_everything() -> None:
+    for name, cls in ACTION_TYPES.items():
+        assert cls.type_name == name
+        assert cls.description and cls.description.endswith(".") and "\n" not in cls.description, name
+        assert cls.__doc__ and cls.__doc__.strip(), name
+        names = [f.name for f in fields(cls)]
+        assert names[0] == "seat", name
+        assert set(cls.text_fields) <= set(names), name
+        codes = [code for code, _ in cls.refusals]
+        assert len(codes) == len(set(codes)), f"{name} declares a refusal twice"
+        for code, meaning in refusal_codes(cls).items():
+            assert code and code == code.lower() and " " not in code, (name, code)
+            assert meaning and "\n" not in meaning, (name, code)
+        if cls in TABLE_ACTIONS:
+            assert cls.env_block == "" and cls.env_fields == (), name
+        else:
+            assert cls.env_block, f"{name} has no block in the environment's action space"
+            assert set(cls.env_fields) <= set(names) - {"seat"}, name
+            assert BLOCK_TYPES[cls.env_block] is cls
+            assert any(k[0] == cls.env_block for k in ACTION_KEYS), name
+    assert TEXT_FIELDS == {"ability", "badge", "reward", "answer"}
+    assert {c for c, _ in RULE_REFUSALS} >= {c for c, _ in TABLE_REFUSALS}
+
+
+def test_json_round_trip_follows_the_declared_fields() -> None:
+    for name, cls in ACTION_TYPES.items():
+        kwargs: dict[str, Any] = {f.name: ("x" if f.name in cls.text_fields else 1) for f in fields(cls)}
+        action = cls(**kwargs)
+        data = action.to_json()
+        assert data == {"type": name, **kwargs}
+        assert action_from_json(data) == action
+
+
+def _candidates(game: Game, rnd: random.Random) -> list[Action]:
+    st = game.state
+    n = len(st.seats)
+    N = len(game.defs)
+    decider = game.pending[0][0]
+    seats = [decider] * 4 + list(range(n)) + [-1, n]
+    pools = [st.seats[decider].hand, st.seats[decider].cost_zone, [t.uid for t in st.threats],
+             [u for sd in st.seats for u in sd.hand + sd.cost_zone + sd.held + sd.deck]]
+
+    def uid() -> int:
+        pool = rnd.choice(pools)
+        return rnd.choice(pool) if pool and rnd.random() < 0.85 else rnd.randrange(-2, N + 2)
+
+    def seat() -> int:
+        return rnd.choice(seats)
+
+    def opt() -> int | None:
+        return None if rnd.random() < 0.4 else seat()
+
+    def ability() -> str:
+        return rnd.choice(ABILITIES + ("flight",))
+
+    makers: list[Callable[[], Action]] = [
+        lambda: Pass(seat()),
+        lambda: LayCostZone(seat(), uid()),
+        lambda: PlayCard(seat(), uid(), None if rnd.random() < 0.6 else uid(), opt()),
+        lambda: Resist(seat(), uid(), rnd.randrange(-1, 9)),
+        lambda: TakeBoost(seat(), rnd.randrange(-1, 3), seat(), opt()),
+        lambda: UseAbility(seat(), ability(), opt()),
+        lambda: BuyAbility(seat(), ability()),
+        lambda: ChooseAbility(seat(), ability()),
+        lambda: Choose(seat(), uid()),
+        lambda: ChooseReward(seat(), rnd.choice(["draw", "untap", "flip", "destroy", "humility", "gold"]), opt()),
+        lambda: AdjustBadge(seat(), rnd.choice(["humility", "maturity", "karma"]), rnd.choice([-1, 2, 99])),
+        lambda: Undo(rnd.randrange(n)),
+        lambda: OfferEnd(rnd.randrange(n)),
+        lambda: AnswerEnd(rnd.randrange(n), rnd.choice(["accept", "decline", "maybe"])),
+    ]
+    out = []
+    for make in makers:
+        a = make()
+        if not isinstance(a, TABLE_ACTIONS) and a in game.legal_actions(a.seat):
+            continue
+        out.append(a)
+    return out
+
+
+def _probe(raised: dict[str, set[str]]) -> None:
+    for mode, lineup, count in GAMES:
+        for seed in range(count):
+            settings = Settings(mat_abilities=seed % 2 == 0)
+            game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings)
+            rnd = random.Random(seed)
+            steps = 0
+            while game.result is None and steps < 3_000:
+                steps += 1
+                if rnd.random() < 0.2:
+                    for cand in _candidates(game, rnd):
+                        trial = game.clone()
+                        try:
+                            trial.apply(cand)
+                        except IllegalAction as exc:
+                            declared = refusal_codes(type(cand))
+                            assert exc.code in declared, (
+                                f"{mode} {lineup} seed {seed}: {cand!r} refused with undeclared code {exc.code!r}")
+                            raised[cand.type_name].add(exc.code)
+                    # a malformed action of every type: a field of the wrong type
+                    for cls in ACTION_TYPES.values():
+                        bad = {"type": cls.type_name, "seat": "0"}
+                        try:
+                            game.clone().apply(bad)
+                        except IllegalAction as exc:
+                            assert exc.code in refusal_codes(cls)
+                            raised[cls.type_name].add(exc.code)
+                seat, acts = game.pending[0]
+                game.apply_unchecked(rnd.choice(acts))
+            if game.result is not None:   # every action is refused once the game is over
+                for cls in ACTION_TYPES.values():
+                    kwargs = {f.name: ("x" if f.name in cls.text_fields else 0) for f in fields(cls)}
+                    try:
+                        game.clone().apply(cls(**kwargs))
+                    except IllegalAction as exc:
+                        assert exc.code in refusal_codes(cls)
+                        raised[cls.type_name].add(exc.code)
+
+
+def test_refusals_raised_are_declared_and_declared_ones_raised() -> None:
+    raised: dict[str, set[str]] = defaultdict(set)
+    _probe(raised)
+    missing = []
+    for name, cls in ACTION_TYPES.items():
+        for code in refusal_codes(cls):
+            if code not in raised[name] and (name, code) not in RARE:
+                missing.append((name, code))
+    assert not missing, f"declared but never raised (raise them, or list them in RARE with a reason): {missing}"
+    stale = [key for key in RARE if key[1] in raised[key[0]]]
+    assert not stale, f"listed as rare but raised: {stale}"
