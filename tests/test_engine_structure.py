@@ -232,3 +232,14 @@ def test_one_observer_builds_every_view() -> None:
     assert readers == set(HIDDEN_ZONE_READERS) - {"engine/state.py"}, (
         f"reading hidden zones outside the observer: {sorted(readers - set(HIDDEN_ZONE_READERS))}; "
         f"listed but no longer reading them: {sorted(set(HIDDEN_ZONE_READERS) - readers - {'engine/state.py'})}")
+
+
+# ------------------------------------------------------------------------------ the effect table
+def test_the_effect_table_covers_exactly_the_effect_ops() -> None:
+    """engine/effects.py carries out each op by one function: one for every op of the cards'
+    vocabulary and the internal ``overflow``, and none other."""
+    from christianity_game.cards.model import EFFECT_OPS
+    from christianity_game.engine.effects import EFFECT_RUNNERS
+
+    assert set(EFFECT_RUNNERS) == set(EFFECT_OPS) | {"overflow"}
+    assert len(EFFECT_OPS) == len(set(EFFECT_OPS))

@@ -2,9 +2,17 @@
 
 Rules: G-5 (marks and effects: H+X / H-X, draw, discard, search, reveal, rotate, untap, flip, Cost
 Zone, conditions, RX), the internal overflow effect that waits behind an open choice (S-4).
+
+Each op is one function of the game, the effect and its context; :data:`EFFECT_RUNNERS` maps every
+op of ``cards.model.EFFECT_OPS``, and the internal ``overflow``, to its function
+(``tests/test_engine_structure.py`` checks it covers exactly those). ``attach``, ``amplify`` and
+``redirect`` are carried out where the card or boost resolves (``stack.py``); one that reaches the
+interpreter (a boost whose fast card has left the stack) does nothing.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from ..cards.model import Effect
 from .badges import BadgeRules
@@ -26,90 +34,7 @@ class EffectRules(BadgeRules):
         return self.righteous_seats()
 
     def _run_effect(self, e: Effect, ctx: Ctx) -> None:
-        st = self.state
-        op = e.op
-        amp = ctx.amplify
-        if op == "humility":
-            amount = e.amount + (amp if e.amount > 0 else -amp if e.amount < 0 else 0)
-            for s in self._seat_for(e.who, ctx):
-                self._change_humility(s, amount, ctx.source)
-        elif op == "draw":
-            for s in self._seat_for(e.who, ctx):
-                self._draw(s, e.count + amp)
-        elif op == "discard":
-            for s in self._seat_for(e.who, ctx):
-                sd = st.seats[s]
-                n = min(e.count + amp, len(sd.hand))
-                if n <= 0:
-                    continue
-                if e.random:
-                    for _ in range(n):
-                        self._discard(s, sd.hand[st.rng.randbelow(len(sd.hand))])
-                elif n >= len(sd.hand):
-                    for u in sd.hand[:]:
-                        self._discard(s, u)
-                else:
-                    st.choice = Choice(s, "discard", sd.hand[:], n, n)
-                    return
-        elif op == "search":
-            sd = st.seats[ctx.me]
-            matches = [u for u in sd.deck if e.kind in (None, "any") or self.defs[u].kind == e.kind]
-            if matches:
-                st.choice = Choice(ctx.me, "search", matches, e.count + amp, 0)
-                if self.rules >= 4:
-                    self.reveals += 1   # G-7: the options show the searcher its deck, in deck order
-            else:
-                st.rng.shuffle(sd.deck)
-                self._emit("searched", ctx.me, data={"found": 0})
-        elif op == "reveal":
-            sd = st.seats[ctx.me]
-            n = min(e.count + amp, len(sd.deck))
-            top = [sd.deck.pop() for _ in range(n)]
-            self._emit("revealed", ctx.me, data={"cards": [self.defs[u].id for u in top]})
-            rest = []
-            for u in top:
-                if e.kind in (None, "any") or self.defs[u].kind == e.kind:
-                    sd.hand.append(u)
-                else:
-                    rest.append(u)
-            sd.deck[0:0] = rest[::-1]   # to the bottom, in revealed order
-        elif op == "rotate":
-            for s in self._seat_for(e.who, ctx):
-                untapped = [u for u in st.seats[s].cost_zone if u not in st.tapped]
-                for u in untapped[::-1][: e.count + amp]:   # DECISION: newest cards first
-                    st.tapped.add(u)
-                self._emit("rotated", s, data={"by_effect": True})
-        elif op == "untap":
-            for s in self._seat_for(e.who, ctx):
-                tapped = [u for u in st.seats[s].cost_zone if u in st.tapped]
-                for u in tapped[::-1][: e.count + amp]:
-                    st.tapped.discard(u)
-                self._emit("untapped", s)
-        elif op == "flip":
-            for s in self._seat_for(e.who, ctx):
-                down = [u for u in st.seats[s].cost_zone if u not in st.face_up]
-                for u in down[::-1][: e.count + amp]:
-                    st.face_up.add(u)
-                    self._emit("flipped", s, u)
-        elif op == "cost_zone":
-            for s in self._seat_for(e.who, ctx):
-                sd = st.seats[s]
-                for _ in range(e.count + amp):
-                    if not sd.deck:
-                        self._reshuffle(s)
-                    if sd.deck:
-                        sd.cost_zone.append(sd.deck.pop())
-                self._emit("cost_zone_added", s)
-        elif op == "overflow":   # internal: an overflow discard that had to wait for another choice
-            sd = st.seats[ctx.me]
-            options = sd.hand + sd.cost_zone
-            n = min(e.count, len(options))
-            if n:
-                st.choice = Choice(ctx.me, "overflow", options, n, n)
-        elif op == "if":
-            assert e.cond is not None
-            branch = e.then if self._test(e.cond.test, e.cond.value, self._seat_for(e.cond.who, ctx)[0]) else e.otherwise
-            st.effects[0:0] = [(b, ctx) for b in branch]
+        EFFECT_RUNNERS[e.op](self, e, ctx)
 
     def _test(self, test: str, value: int, seat: int) -> bool:
         sd = self.state.seats[seat]
@@ -131,3 +56,126 @@ class EffectRules(BadgeRules):
             return len(sd.cost_zone) >= value
         raise ValueError(f"unknown condition {test!r}")  # pragma: no cover - the schema refuses it
 
+
+def run_humility(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    amp = ctx.amplify
+    amount = e.amount + (amp if e.amount > 0 else -amp if e.amount < 0 else 0)
+    for s in game._seat_for(e.who, ctx):
+        game._change_humility(s, amount, ctx.source)
+
+
+def run_draw(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    for s in game._seat_for(e.who, ctx):
+        game._draw(s, e.count + ctx.amplify)
+
+
+def run_discard(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    st = game.state
+    for s in game._seat_for(e.who, ctx):
+        sd = st.seats[s]
+        n = min(e.count + ctx.amplify, len(sd.hand))
+        if n <= 0:
+            continue
+        if e.random:
+            for _ in range(n):
+                game._discard(s, sd.hand[st.rng.randbelow(len(sd.hand))])
+        elif n >= len(sd.hand):
+            for u in sd.hand[:]:
+                game._discard(s, u)
+        else:
+            st.choice = Choice(s, "discard", sd.hand[:], n, n)
+            return
+
+
+def run_search(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    st = game.state
+    sd = st.seats[ctx.me]
+    matches = [u for u in sd.deck if e.kind in (None, "any") or game.defs[u].kind == e.kind]
+    if matches:
+        st.choice = Choice(ctx.me, "search", matches, e.count + ctx.amplify, 0)
+        if game.rules >= 4:
+            game.reveals += 1   # G-7: the options show the searcher its deck, in deck order
+    else:
+        st.rng.shuffle(sd.deck)
+        game._emit("searched", ctx.me, data={"found": 0})
+
+
+def run_reveal(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    sd = game.state.seats[ctx.me]
+    n = min(e.count + ctx.amplify, len(sd.deck))
+    top = [sd.deck.pop() for _ in range(n)]
+    game._emit("revealed", ctx.me, data={"cards": [game.defs[u].id for u in top]})
+    rest = []
+    for u in top:
+        if e.kind in (None, "any") or game.defs[u].kind == e.kind:
+            sd.hand.append(u)
+        else:
+            rest.append(u)
+    sd.deck[0:0] = rest[::-1]   # to the bottom, in revealed order
+
+
+def run_rotate(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    st = game.state
+    for s in game._seat_for(e.who, ctx):
+        untapped = [u for u in st.seats[s].cost_zone if u not in st.tapped]
+        for u in untapped[::-1][: e.count + ctx.amplify]:   # DECISION: newest cards first
+            st.tapped.add(u)
+        game._emit("rotated", s, data={"by_effect": True})
+
+
+def run_untap(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    st = game.state
+    for s in game._seat_for(e.who, ctx):
+        tapped = [u for u in st.seats[s].cost_zone if u in st.tapped]
+        for u in tapped[::-1][: e.count + ctx.amplify]:
+            st.tapped.discard(u)
+        game._emit("untapped", s)
+
+
+def run_flip(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    st = game.state
+    for s in game._seat_for(e.who, ctx):
+        down = [u for u in st.seats[s].cost_zone if u not in st.face_up]
+        for u in down[::-1][: e.count + ctx.amplify]:
+            st.face_up.add(u)
+            game._emit("flipped", s, u)
+
+
+def run_cost_zone(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    for s in game._seat_for(e.who, ctx):
+        sd = game.state.seats[s]
+        for _ in range(e.count + ctx.amplify):
+            if not sd.deck:
+                game._reshuffle(s)
+            if sd.deck:
+                sd.cost_zone.append(sd.deck.pop())
+        game._emit("cost_zone_added", s)
+
+
+def run_overflow(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    """Internal: an overflow discard that had to wait for another choice (S-4)."""
+    st = game.state
+    sd = st.seats[ctx.me]
+    options = sd.hand + sd.cost_zone
+    n = min(e.count, len(options))
+    if n:
+        st.choice = Choice(ctx.me, "overflow", options, n, n)
+
+
+def run_if(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    assert e.cond is not None
+    branch = e.then if game._test(e.cond.test, e.cond.value, game._seat_for(e.cond.who, ctx)[0]) else e.otherwise
+    game.state.effects[0:0] = [(b, ctx) for b in branch]
+
+
+def run_nothing(game: EffectRules, e: Effect, ctx: Ctx) -> None:
+    """``attach``, ``amplify``, ``redirect``: carried out where the card or boost resolves (stack.py)."""
+
+
+#: Every effect op -> the function that carries it out.
+EFFECT_RUNNERS: dict[str, Callable[[EffectRules, Effect, Ctx], None]] = {
+    "humility": run_humility, "draw": run_draw, "discard": run_discard, "search": run_search,
+    "reveal": run_reveal, "rotate": run_rotate, "untap": run_untap, "flip": run_flip,
+    "cost_zone": run_cost_zone, "overflow": run_overflow, "if": run_if,
+    "attach": run_nothing, "amplify": run_nothing, "redirect": run_nothing,
+}
