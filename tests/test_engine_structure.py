@@ -243,3 +243,18 @@ def test_the_effect_table_covers_exactly_the_effect_ops() -> None:
 
     assert set(EFFECT_RUNNERS) == set(EFFECT_OPS) | {"overflow"}
     assert len(EFFECT_OPS) == len(set(EFFECT_OPS))
+
+
+# ------------------------------------------------------------------------------ the line of classes
+#: The length of DuelGame's method resolution order today (object counted): the fourteen classes of
+#: the rules' line (docs/design.md, "Inside the engine"). It may only shrink, as mixins become
+#: modules of functions called by name (issue 23, item 2).
+CLASS_CHAIN_TODAY = 15
+#: Where issue 23 aims: DuelGame, Game and object.
+CLASS_CHAIN_TARGET = 3
+
+
+def test_the_line_of_classes_does_not_grow() -> None:
+    from christianity_game.engine.duel import DuelGame
+
+    assert CLASS_CHAIN_TARGET <= len(DuelGame.__mro__) <= CLASS_CHAIN_TODAY, [c.__name__ for c in DuelGame.__mro__]
