@@ -1,17 +1,22 @@
 """The effect ops are declared once (cards/effect_ops.py) and every per-op table derives from them.
 
-* every op has its schema entry, its badge (glyph and title), its legend rows and glossary text;
-* ``EFFECT_OPS``, the schema's tags, the loader's fields, the svg tables and the glossary's ``op:``
-  terms are the declarations' (nothing restates an op by hand).
+* every op has its shape (the fields a card file writes, their limits and defaults), its badge
+  (glyph and title), its legend rows and glossary text;
+* ``EFFECT_OPS``, the schema's specs (tags, fields, limits, defaults), the loader's fields, the svg
+  tables and the glossary's ``op:`` terms are the declarations' (nothing restates an op by hand).
 """
 
 from __future__ import annotations
 
 import typing
 
-from christianity_game.cards import load_texts, starter_set
-from christianity_game.cards.effect_ops import EFFECT_OP, EFFECT_OP_LIST, EffectOp, ops_of_shape
-from christianity_game.cards.model import EFFECT_OPS, Effect
+import pytest
+
+from christianity_game.cards import CardFileError, load_texts, starter_set
+from christianity_game.cards.effect_ops import (
+    EFFECT_OP, EFFECT_OP_LIST, SHAPES, WHO, EffectOp, Param, Shape, ops_of_shape,
+)
+from christianity_game.cards.model import EFFECT_OPS, Effect, Who
 from christianity_game.cards.schema import FAST_OPS, SPECS, EffectSpec
 from christianity_game.render import glossary as gl
 from christianity_game.render import svg
@@ -19,17 +24,25 @@ from christianity_game.render import svg
 
 def test_effect_ops_are_the_declared_names_in_order() -> None:
     assert EFFECT_OPS == tuple(op.name for op in EFFECT_OP_LIST)
-    assert EFFECT_OPS == (
-        "humility", "draw", "discard", "search", "reveal", "rotate", "untap", "flip", "cost_zone",
-        "attach", "if", "amplify", "redirect",
-    )
+    # the ops the cards had when the table was made keep their names and order (a new op may go anywhere)
+    first = ("humility", "draw", "discard", "search", "reveal", "rotate", "untap", "flip", "cost_zone",
+             "attach", "if", "amplify", "redirect")
+    assert [name for name in EFFECT_OPS if name in first] == list(first)
+    assert len(set(EFFECT_OPS)) == len(EFFECT_OPS)
     assert list(EFFECT_OP) == list(EFFECT_OPS)
     assert all(isinstance(op, EffectOp) for op in EFFECT_OP_LIST)
 
 
 def test_a_declaration_reads_well() -> None:
-    assert repr(EFFECT_OP["discard"]) == "<EffectOp discard discard(count, who, random)>"
+    assert repr(EFFECT_OP["discard"]) == (
+        "<EffectOp discard discard(count: int 1..10, who: self|teammate|target|each_righteous = 'self', "
+        "random: bool = False)>")
+    assert repr(EFFECT_OP["search"]) == (
+        "<EffectOp search search(kind: maturity|resistance|righteous_habitual|action|instant|any, "
+        "count: int 1..3 = 1)>")
     assert repr(EFFECT_OP["redirect"]) == "<EffectOp redirect redirect()>"
+    assert repr(Param("amount", "int", None, 5)) == "amount: int ..5"
+    assert EFFECT_OP["if"].fields == ("cond", "then", "otherwise")
 
 
 def test_every_op_has_glyph_legend_and_glossary_text() -> None:
@@ -41,23 +54,70 @@ def test_every_op_has_glyph_legend_and_glossary_text() -> None:
         if op.keyword is None:        # drawn by its own mark (Humility's H+n)
             assert op.name == "humility"
         else:
-            assert op.badge, op.name
             assert op.keyword in svg.KEYWORDS, f"{op.name}: no drawing for its badge {op.keyword!r}"
+            titled = [o.name for o in EFFECT_OP_LIST if o.keyword == op.keyword and o.badge]
+            assert len(titled) == 1, (f"the badge {op.keyword!r} needs its title from exactly one op, not "
+                                      f"{titled or 'none'}: an op that reuses another's badge leaves badge empty")
         assert f"op:{op.name}" in gl.MEANINGS or op.name == "humility", op.name
 
 
 def test_schema_entries_come_from_the_declarations() -> None:
-    assert {op.shape for op in EFFECT_OP_LIST} == set(SPECS)
-    for shape, spec in SPECS.items():
+    assert {op.shape for op in EFFECT_OP_LIST} == set(SHAPES)
+    assert [shape.name for shape in SHAPES] == list(SPECS)
+    for shape in SHAPES:
+        spec = SPECS[shape.name]
+        assert spec.__name__ == "".join(w.capitalize() for w in shape.name.split("_")) + "Spec"
         assert typing.get_args(spec.model_fields["op"].annotation) == ops_of_shape(shape), shape
+        assert list(spec.model_fields) == ["op"] + [p.name for p in shape.params], shape
+        schema = spec.model_json_schema()
+        props = schema["properties"] if "properties" in schema else schema["$defs"][spec.__name__]["properties"]
+        for p in shape.params:
+            field = spec.model_fields[p.name]
+            assert field.is_required() == p.required, (shape.name, p.name)
+            if isinstance(p.values, tuple):
+                assert tuple(props[p.name]["enum"]) == p.values, (shape.name, p.name)
+            if p.low is not None:
+                assert props[p.name]["minimum"] == p.low, (shape.name, p.name)
+            if p.high is not None:
+                assert props[p.name]["maximum"] == p.high, (shape.name, p.name)
+            assert props[p.name].get("description", "") == p.note
     for op in EFFECT_OP_LIST:
-        if op.name != "if":       # an if's fields are nested effects, turned into Effect by the loader
-            assert set(op.fields) == set(SPECS[op.shape].model_fields) - {"op"}, op.name
         assert set(op.fields) | {name for name, _ in op.fixed} <= set(Effect.__dataclass_fields__), op.name
     union = typing.get_args(typing.get_args(EffectSpec)[0])
     tags = [t for spec in union for t in typing.get_args(spec.model_fields["op"].annotation)]
     assert sorted(tags) == sorted(EFFECT_OPS)
     assert FAST_OPS == ("amplify", "redirect")
+    assert typing.get_args(Who) == WHO
+
+
+def test_a_shape_is_checked_as_declared() -> None:
+    """The limits and defaults a card file meets are the declared ones (draw: count 1..10, who = self)."""
+    base = """\
+[deck]
+id = "mine"
+name = "Mine"
+side = "righteous"
+
+[[cards]]
+id = "my-card"
+name = "My Card"
+kind = "action"
+cost = 1
+text = "x"
+effects = [EFFECT]
+"""
+
+    def load(effect: str) -> tuple[Effect, ...]:
+        return load_texts([("my.toml", base.replace("EFFECT", effect))])["my-card"].effects
+
+    count = next(p for p in EFFECT_OP["draw"].shape.params if p.name == "count")
+    assert (count.low, count.high) == (1, 10)
+    assert load('{op = "draw", count = 10}') == (Effect(op="draw", count=10, who="self"),)
+    for bad in ('{op = "draw", count = 11}', '{op = "draw", count = 0}', '{op = "draw"}',
+                '{op = "draw", count = 1, who = "nobody"}', '{op = "draw", count = 1, random = true}'):
+        with pytest.raises(CardFileError, match="my-card"):
+            load(bad)
+    assert load('{op = "search", kind = "action"}') == (Effect(op="search", count=1, kind="action"),)
 
 
 def test_the_loader_builds_effects_from_the_declared_fields() -> None:
@@ -91,7 +151,7 @@ effects = [{op = "redirect"}, {op = "amplify", amount = 2}]
 def test_svg_tables_come_from_the_declarations() -> None:
     assert svg.OP_KEYWORD == {op.name: op.keyword for op in EFFECT_OP_LIST if op.keyword is not None}
     for op in EFFECT_OP_LIST:
-        if op.keyword is not None:
+        if op.keyword is not None and op.badge:
             assert svg.KEYWORDS[op.keyword][1] == op.badge
             assert f"<title>{op.badge}</title>" in svg.mark_keyword(op.keyword).replace("&#x27;", "'")
     legend = {(name, meaning) for name, _, meaning in svg.legend_entries()}

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from pydantic import ValidationError
 
-from .effect_ops import EFFECT_OP
+from .effect_ops import EFFECT_OP, Param
 from .model import Boost, CardDef, Condition, Deck, Effect, Passive, Resists, XRule
 from .schema import BoostSpec, CardSpec, DeckFile, EffectSpec
 
@@ -53,15 +53,18 @@ class CardSet:
         return CardSet({**self.cards, **other.cards}, {**self.decks, **other.decks})
 
 
+def _value(param: Param, value: Any) -> Any:
+    """A card file's checked value for ``param`` as the :class:`Effect` field holds it."""
+    if param.values == "condition":
+        return Condition(test=value.test, value=value.value, who=value.who)
+    if param.values == "effects":
+        return tuple(_effect(e) for e in value)
+    return value
+
+
 def _effect(spec: Any) -> Effect:
-    if spec.op == "if":
-        c = spec.cond
-        return Effect(
-            op="if", cond=Condition(test=c.test, value=c.value, who=c.who),
-            then=tuple(_effect(e) for e in spec.then), otherwise=tuple(_effect(e) for e in spec.otherwise),
-        )
     op = EFFECT_OP[spec.op]   # the fields the op takes from the file, and those it sets itself
-    values: dict[str, Any] = {name: getattr(spec, name) for name in op.fields}
+    values: dict[str, Any] = {p.name: _value(p, getattr(spec, p.name)) for p in op.shape.params}
     values.update(op.fixed)
     return Effect(op=spec.op, **values)
 

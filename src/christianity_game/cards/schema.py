@@ -4,34 +4,19 @@ A deck file has one ``[deck]`` table and a list of ``[[cards]]``. A card entry e
 card in full (``name``, ``kind``, ...) or, with only ``id`` and ``copies``, repeats a card
 defined in another file of the same set.
 
-An effect's entry is the spec of its op's ``shape`` (:data:`SPECS`); which ops each spec takes,
-and which ops belong on fast boosts only, come from the declarations of
-:mod:`~christianity_game.cards.effect_ops`.
+An effect's entry is the spec of its op's shape (:data:`SPECS`), made from the declarations of
+:mod:`~christianity_game.cards.effect_ops`: the ops each spec takes, its fields with their limits
+and defaults, and which ops belong on fast boosts only. Nothing here names an effect op.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal, TypeAlias, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from .effect_ops import EFFECT_OP_LIST, ops_of_shape
+from .effect_ops import EFFECT_OP_LIST, SHAPES, Param, Shape, ops_of_shape
 from .model import CONDITION_TESTS, X_OF
-
-if TYPE_CHECKING:   # the ops of each shape are worked out from the declarations when the module loads
-    HumilityOp: TypeAlias = str
-    CountOp: TypeAlias = str
-    DiscardOp: TypeAlias = str
-    SearchOp: TypeAlias = str
-    RevealOp: TypeAlias = str
-    AttachOp: TypeAlias = str
-    AmplifyOp: TypeAlias = str
-    RedirectOp: TypeAlias = str
-    IfOp: TypeAlias = str
-else:
-    HumilityOp, CountOp, DiscardOp, SearchOp, RevealOp, AttachOp, AmplifyOp, RedirectOp, IfOp = (
-        Literal[ops_of_shape(shape)]
-        for shape in ("humility", "count", "discard", "search", "reveal", "attach", "amplify", "redirect", "if"))
 
 #: ops only a fast boost may carry, and the words of the checks that say so
 FAST_OPS: tuple[str, ...] = tuple(op.name for op in EFFECT_OP_LIST if op.fast_only)
@@ -51,72 +36,42 @@ class ConditionSpec(_Strict):
     who: Literal["self", "target"] = "self"
 
 
-WhoSpec = Literal["self", "teammate", "target", "each_righteous"]
+class _EffectEntry(_Strict):
+    """What every effect entry has: its ``op`` (each shape's spec takes only the ops of its shape)."""
+
+    op: str
 
 
-class HumilitySpec(_Strict):
-    op: HumilityOp
-    amount: int = Field(description="signed: H+X gains, H-X loses")
-    who: WhoSpec = "self"
+def _literal(values: tuple[str, ...]) -> Any:
+    return Literal.__getitem__(values)
 
 
-class CountSpec(_Strict):
-    op: CountOp
-    count: int = Field(ge=1, le=10)
-    who: WhoSpec = "self"
+def _annotation(p: Param) -> Any:
+    """The type a card file's value for ``p`` is checked against."""
+    if isinstance(p.values, tuple):
+        return _literal(p.values)
+    return {"int": int, "bool": bool, "condition": ConditionSpec, "effects": list["EffectSpec"]}[p.values]
 
 
-class DiscardSpec(_Strict):
-    op: DiscardOp
-    count: int = Field(ge=1, le=10)
-    who: WhoSpec = "self"
-    random: bool = False
+def _spec(shape: Shape) -> type[_EffectEntry]:
+    """The schema entry of ``shape``: ``op`` (one of the shape's ops), then its fields."""
+    fields: dict[str, Any] = {"op": (_literal(ops_of_shape(shape)), ...)}
+    for p in shape.params:
+        default: Any = ... if p.required else ([] if p.values == "effects" else p.default)
+        fields[p.name] = (_annotation(p), Field(default, ge=p.low, le=p.high, description=p.note or None))
+    name = "".join(word.capitalize() for word in shape.name.split("_")) + "Spec"
+    return create_model(name, __base__=_EffectEntry, __module__=__name__, **fields)
 
 
-class SearchSpec(_Strict):
-    op: SearchOp
-    kind: Literal["maturity", "resistance", "righteous_habitual", "action", "instant", "any"]
-    count: int = Field(default=1, ge=1, le=3)
+#: a shape's name -> the spec a card file fills for its ops (``CountSpec``, ``DiscardSpec``, ...)
+SPECS: dict[str, type[_EffectEntry]] = {shape.name: _spec(shape) for shape in SHAPES}
 
-
-class RevealSpec(_Strict):
-    op: RevealOp
-    count: int = Field(ge=1, le=10)
-    kind: Literal["maturity", "resistance", "righteous_habitual", "action", "instant", "any"]
-
-
-class AttachSpec(_Strict):
-    op: AttachOp
-    who: Literal["self", "teammate"] = "self"
-
-
-class AmplifySpec(_Strict):
-    op: AmplifyOp
-    amount: int = Field(ge=1, le=5)
-
-
-class RedirectSpec(_Strict):
-    op: RedirectOp
-
-
-class IfSpec(_Strict):
-    op: IfOp
-    cond: ConditionSpec
-    then: list["EffectSpec"]
-    otherwise: list["EffectSpec"] = []
-
-
-EffectSpec = Annotated[
-    Union[HumilitySpec, CountSpec, DiscardSpec, SearchSpec, RevealSpec, AttachSpec, AmplifySpec, RedirectSpec, IfSpec],
-    Field(discriminator="op"),
-]
-IfSpec.model_rebuild()
-
-#: an op's ``shape`` -> the spec a card file fills for it (every shape of the declarations has one)
-SPECS: dict[str, type[_Strict]] = {
-    "humility": HumilitySpec, "count": CountSpec, "discard": DiscardSpec, "search": SearchSpec,
-    "reveal": RevealSpec, "attach": AttachSpec, "amplify": AmplifySpec, "redirect": RedirectSpec, "if": IfSpec,
-}
+if TYPE_CHECKING:
+    EffectSpec: TypeAlias = _EffectEntry
+else:   # one of the specs, told apart by ``op``
+    EffectSpec = Annotated[Union[tuple(SPECS.values())], Field(discriminator="op")]
+for _entry in SPECS.values():   # the nested effects of a conditional
+    _entry.model_rebuild(_types_namespace={"EffectSpec": EffectSpec})
 
 
 class BoostSpec(_Strict):

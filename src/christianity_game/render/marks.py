@@ -255,9 +255,10 @@ _DRAWINGS: dict[str, tuple[str, str]] = {
                         '<path d="M18 23 H30" stroke="#fff" stroke-width="3.6" stroke-linecap="round"/>'),
 }
 
-#: each badge's title: an effect op's from its declaration (cards/effect_ops.py), the others here
+#: each badge's title: an effect op's from the declaration of the op that brings it (cards/effect_ops.py;
+#: an op that reuses another's badge declares no title), the others here
 _TITLES: dict[str, str] = {
-    **{op.keyword: op.badge for op in EFFECT_OP_LIST if op.keyword is not None},
+    **{op.keyword: op.badge for op in EFFECT_OP_LIST if op.keyword is not None and op.badge},
     "ambush": "Ambush: a Temptation that lies in wait; some Righteous cards reward resisting one",
     "resist_discount": "Resistance discount: the resistance costs this player pays are lower",
 }
