@@ -19,6 +19,7 @@ from typing import Any, Iterable, Iterator
 from ..cards.effect_ops import EFFECT_OP, EFFECT_OP_LIST
 from ..cards.model import CardDef, Effect
 from .legend import legend_entries
+from .marks import walk_effects
 from .svg import KIND_LABELS
 
 __all__ = ["CATEGORIES", "MEANINGS", "NO_MEANING", "glossary", "glossary_markdown", "terms_of"]
@@ -155,16 +156,8 @@ _MORE_MEANINGS: dict[str, tuple[str, str, str, str]] = {
 MEANINGS: dict[str, tuple[str, str, str, str]] = {**_MEANINGS, **_OP_MEANINGS, **_MORE_MEANINGS}
 
 
-def _walk(effects: Iterable[Effect]) -> Iterator[Effect]:
-    for e in effects:
-        yield e
-        if e.op == "if":
-            yield from _walk(e.then)
-            yield from _walk(e.otherwise)
-
-
 def _effect_terms(effects: Iterable[Effect]) -> Iterator[str]:
-    for e in _walk(effects):
+    for e in walk_effects(effects):
         if e.op == "humility":
             if e.amount:
                 yield "mark:humility_gain" if e.amount > 0 else "mark:humility_loss"

@@ -348,18 +348,20 @@ def mark_redirect(*, x: float | None = None, y: float | None = None, scale: floa
 OP_KEYWORD: dict[str, str] = {op.name: op.keyword for op in EFFECT_OP_LIST if op.keyword is not None}
 
 
-def _walk(effects: Iterable[Effect]) -> Iterator[Effect]:
+def walk_effects(effects: Iterable[Effect]) -> Iterator[Effect]:
+    """Every effect of a list, a conditional's branches included, in card order (for the marks and the
+    glossary terms a card's text needs)."""
     for e in effects:
         yield e
         if e.op == "if":
-            yield from _walk(e.then)
-            yield from _walk(e.otherwise)
+            yield from walk_effects(e.then)
+            yield from walk_effects(e.otherwise)
 
 
 def op_marks(effects: Iterable[Effect]) -> list[str]:
     """The marks of a list of effects (nested ``if`` included), each once, in order of first use."""
     out: list[str] = []
-    for e in _walk(effects):
+    for e in walk_effects(effects):
         if e.op == "humility":
             m = mark_humility(e.amount)
         elif e.op in OP_KEYWORD:
