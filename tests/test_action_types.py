@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from dataclasses import fields
-from typing import Any, Callable
+from dataclasses import dataclass, fields
+from typing import Any, Callable, ClassVar
 
 
 from christianity_game import Game, IllegalAction, Settings
@@ -176,3 +176,30 @@ def test_refusals_raised_are_declared_and_declared_ones_raised() -> None:
     assert not missing, f"declared but never raised (raise them, or list them in RARE with a reason): {missing}"
     stale = [key for key in RARE if key[1] in raised[key[0]]]
     assert not stale, f"listed as rare but raised: {stale}"
+
+
+def test_the_browsers_action_words_are_generated_from_the_declarations() -> None:
+    """``server/static/actions.js`` (the descriptions and the words of an undone action that the
+    board and the log show) and docs/protocol.md's refusal table are what the declarations make."""
+    from christianity_game.server import protocol as P
+    fix = "run `python -m christianity_game.server.protocol --write`"
+    assert P.ACTIONS_JS_PATH.read_text(encoding="utf-8") == P.actions_module(), fix
+    assert P.doc_refusals(P.DOC_PATH.read_text(encoding="utf-8")) == P.refusal_table(), fix
+    for name, cls in ACTION_TYPES.items():
+        assert cls.undone == cls.undone.strip() and "\n" not in cls.undone, name
+        assert (cls.undone == "") == (cls in (Undo, OfferEnd, AnswerEnd)), f"{name}: what an undone one was"
+        assert f"  {name}: " in P.actions_module()
+
+
+def test_a_kind_with_no_sentence_of_its_own_reads_as_its_description() -> None:
+    """A new action type needs no words in the terminal to be shown: its ``description`` is its text."""
+    from christianity_game.render.terminal import describe_action
+
+    @dataclass(frozen=True, slots=True)
+    class Toy(Action):
+        type_name: ClassVar[str] = "Toy"
+        description: ClassVar[str] = "Do a toy thing."
+
+    game = Game.new(mode="solo", lineup="R", seed=0)
+    assert describe_action(game, Toy(0)) == "Do a toy thing."
+    assert describe_action(game, Undo(0)) == "<Undo seat=0>"   # as the terminal has always said it

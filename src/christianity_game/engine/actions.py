@@ -5,7 +5,8 @@ Every action names the seat that takes it. ``action_from_json`` checks a JSON ob
 
 Each action class declares, in one place, as class-level data: ``type_name`` (its JSON kind; its
 JSON fields are its dataclass fields, ``seat`` first, and ``text_fields`` names those that are
-text), ``description`` (one sentence for players), ``refusals`` (the refusal codes ``Game.apply``
+text), ``description`` (one sentence for players), ``undone`` (what it was, in the words of
+the log line that says it was taken back), ``refusals`` (the refusal codes ``Game.apply``
 may raise for it beyond :data:`RULE_REFUSALS` or :data:`TABLE_REFUSALS`, each with its meaning:
 :func:`refusal_codes`) and ``env_block`` / ``env_fields`` (the learning environment's index block
 and the fields, in the block's key order, that name it there; empty for a table action, which
@@ -47,6 +48,8 @@ class Action:
     type_name: ClassVar[str] = "Action"
     #: one sentence for players: what taking this action does
     description: ClassVar[str] = ""
+    #: what it was, in the log line of an undone one ("playing a card"; "": the log does not say)
+    undone: ClassVar[str] = ""
     #: the fields whose value is text (the others are whole numbers, or None where optional)
     text_fields: ClassVar[tuple[str, ...]] = ()
     #: (code, meaning) of each refusal ``Game.apply`` may raise for this kind of action, beyond
@@ -86,6 +89,7 @@ class Pass(Action):
 
     type_name: ClassVar[str] = "Pass"
     description: ClassVar[str] = "Pass: end laying, decline to respond, end a phase, stop taking boosts or finish a choice."
+    undone: ClassVar[str] = "a pass"
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (("must_choose", "a choice or the team's free Maturity Ability must be taken first"),)
     env_block: ClassVar[str] = "pass"
 
@@ -100,6 +104,7 @@ class LayCostZone(Action):
     card: int
     type_name: ClassVar[str] = "LayCostZone"
     description: ClassVar[str] = "Put a card from your hand into your Cost Zone, face down."
+    undone: ClassVar[str] = "laying a card in the Cost Zone"
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (
         ("choice_open", "a choice is open: finish it first"),
         ("must_choose", "the team's free Maturity Ability must be chosen first"),
@@ -125,6 +130,7 @@ class PlayCard(Action):
     to_seat: int | None = None
     type_name: ClassVar[str] = "PlayCard"
     description: ClassVar[str] = "Play a card from your hand, or face up from your Cost Zone, paying its cost."
+    undone: ClassVar[str] = "playing a card"
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (
         ("choice_open", "a choice is open: finish it first"),
         ("must_choose", "the team's free Maturity Ability must be chosen first"),
@@ -154,6 +160,7 @@ class Resist(Action):
     amount: int
     type_name: ClassVar[str] = "Resist"
     description: ClassVar[str] = "Rotate some of your untapped Cost Zone cards toward a threat's resistance cost."
+    undone: ClassVar[str] = "paying toward a resistance"
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (
         ("choice_open", "a choice is open: finish it first"),
         ("must_choose", "the team's free Maturity Ability must be chosen first"),
@@ -178,6 +185,7 @@ class TakeBoost(Action):
     to_seat: int | None = None
     type_name: ClassVar[str] = "TakeBoost"
     description: ClassVar[str] = "Take one of the boosts on the card just played, paid by the seat named."
+    undone: ClassVar[str] = "taking a boost"
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (
         ("choice_open", "a choice is open: finish it first"),
         ("must_choose", "the team's free Maturity Ability must be chosen first"),
@@ -200,6 +208,7 @@ class UseAbility(Action):
     to_seat: int | None = None
     type_name: ClassVar[str] = "UseAbility"
     description: ClassVar[str] = "Use a Maturity Ability your team holds."
+    undone: ClassVar[str] = "using a Maturity Ability"
     text_fields: ClassVar[tuple[str, ...]] = ("ability",)
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (
         ("choice_open", "a choice is open: finish it first"),
@@ -223,6 +232,7 @@ class BuyAbility(Action):
     ability: str
     type_name: ClassVar[str] = "BuyAbility"
     description: ClassVar[str] = "Buy a Maturity Ability for your team right after your Cost Zone phase."
+    undone: ClassVar[str] = "buying a Maturity Ability"
     text_fields: ClassVar[tuple[str, ...]] = ("ability",)
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (
         ("choice_open", "a choice is open: finish it first"),
@@ -247,6 +257,7 @@ class ChooseAbility(Action):
     ability: str
     type_name: ClassVar[str] = "ChooseAbility"
     description: ClassVar[str] = "Pick the free Maturity Ability your team earned at a new shared Maturity Level."
+    undone: ClassVar[str] = "choosing a Maturity Ability"
     text_fields: ClassVar[tuple[str, ...]] = ("ability",)
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (
         ("choice_open", "a choice is open: finish it first"),
@@ -267,6 +278,7 @@ class Choose(Action):
     option: int
     type_name: ClassVar[str] = "Choose"
     description: ClassVar[str] = "Pick one option of the open choice."
+    undone: ClassVar[str] = "a choice"
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (
         ("no_choice", "there is nothing to choose now"),
         ("not_an_option", "that is not one of the options"),
@@ -287,6 +299,7 @@ class ChooseReward(Action):
     to_seat: int | None = None
     type_name: ClassVar[str] = "ChooseReward"
     description: ClassVar[str] = "Duel: take an earned micro-reward or micro-boost."
+    undone: ClassVar[str] = "choosing a reward"
     text_fields: ClassVar[tuple[str, ...]] = ("reward",)
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (
         ("choice_open", "a choice is open: finish it first"),
@@ -308,6 +321,7 @@ class AdjustBadge(Action):
     value: int
     type_name: ClassVar[str] = "AdjustBadge"
     description: ClassVar[str] = "Set your own Humility or Maturity by hand."
+    undone: ClassVar[str] = "a badge set by hand"
     text_fields: ClassVar[tuple[str, ...]] = ("badge",)
     refusals: ClassVar[tuple[tuple[str, str], ...]] = (
         ("unknown_badge", "the badge must be humility or maturity"),

@@ -26,8 +26,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine.actions import (
-    Action, AdjustBadge, BuyAbility, Choose, ChooseAbility, LayCostZone, Pass, PlayCard, Resist, TakeBoost,
-    UseAbility,
+    Action, AdjustBadge, AnswerEnd, BuyAbility, Choose, ChooseAbility, ChooseReward, LayCostZone, OfferEnd, Pass,
+    PlayCard, Resist, TakeBoost, Undo, UseAbility,
 )
 from ..engine.observer import boost_offer, turn_step
 from .board import render_board, render_card_table, render_result
@@ -204,7 +204,14 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
         return f"Choose {name}"
     if isinstance(a, Pass):
         return _describe_pass(game, a, view)
-    return repr(a)
+    if isinstance(a, _SAID_BY_REPR):
+        return repr(a)
+    return type(a).description or repr(a)   # a kind with no sentence of its own here: its declared one
+
+
+#: kinds the terminal has always shown by their repr (the replay captions too); any other kind with
+#: no sentence above gets its declared ``description``
+_SAID_BY_REPR: tuple[type[Action], ...] = (ChooseReward, Undo, OfferEnd, AnswerEnd)
 
 
 def _ability_text(game: "Game", ability: str) -> str:

@@ -7,6 +7,10 @@ engine gains an action type, regenerate both with::
 
     python -m christianity_game.server.protocol --write
 
+The same command writes what the engine's action types declare for people (``engine/actions.py``):
+their descriptions and refusal codes into ``docs/protocol.md``, and ``static/actions.js``, the
+browser's words for each kind of action.
+
 The server validates every client message with these models; it builds its outgoing messages by
 hand for speed (one serialisation of each seat's view per update), and the tests validate every
 outgoing message against the server models below.
@@ -23,11 +27,12 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
-from ..engine.actions import ACTION_TYPES
+from ..engine.actions import ACTION_TYPES, RULE_REFUSALS, TABLE_REFUSALS
 from .lobby_models import ApiError, CreatedGame, CreateGame, Digest, GameSummary, Joined, JoinRequest, SeatInfo
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 DOC_PATH = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
+ACTIONS_JS_PATH = Path(__file__).parent / "static" / "actions.js"
 
 # --------------------------------------------------------------------------- error codes
 ERROR_CODES: dict[str, str] = {
@@ -425,10 +430,44 @@ def close_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def refusal_table() -> str:
+    """What each action type does and the refusal codes it may get, from the engine's declarations."""
+    def codes(pairs: tuple[tuple[str, str], ...]) -> str:
+        return ", ".join(f"`{code}`" for code, _ in pairs)
+
+    common = dict(RULE_REFUSALS + TABLE_REFUSALS)
+    rows = [f"Every rules action may be refused with {codes(RULE_REFUSALS)}, and every table action with "
+            f"{codes(TABLE_REFUSALS)}:", "", "| code | meaning |", "|---|---|"]
+    rows += [f"| `{code}` | {meaning} |" for code, meaning in common.items()]
+    rows += ["", "Beyond those, each action type may be refused with its own codes:", "",
+             "| action | what it does | its own refusal codes |", "|---|---|---|"]
+    for name, cls in ACTION_TYPES.items():
+        own = "<br>".join(f"`{code}`: {meaning}" for code, meaning in cls.refusals) or "(none)"
+        rows.append(f"| `{name}` | {cls.description} | {own} |")
+    return "\n".join(rows) + "\n"
+
+
+def actions_module() -> str:
+    """``static/actions.js``: the browser's words for each kind of action, from the engine's declarations."""
+    def table(name: str, doc: str, words: dict[str, str]) -> str:
+        body = "".join(f"  {kind}: {json.dumps(text, ensure_ascii=False)},\n" for kind, text in words.items())
+        return f"/** {doc} */\nexport const {name} = {{\n{body}}};\n"
+
+    head = ("// Generated from engine/actions.py by `python -m christianity_game.server.protocol --write`:\n"
+            "// edit the action types' declarations there, not this file.\n")
+    return head + "\n".join([
+        table("DESCRIPTIONS", "Each kind of action in one sentence (its `description`).",
+              {name: cls.description for name, cls in ACTION_TYPES.items()}),
+        table("UNDONE", "What an undone action was, in words (its `undone`; the `undone` event carries the action).",
+              {name: cls.undone for name, cls in ACTION_TYPES.items() if cls.undone}),
+    ])
+
+
 _BLOCK = re.compile(r"<!-- schema:(?P<name>[\w.]+) -->\n```json\n(?P<body>.*?)```\n<!-- /schema:(?P=name) -->",
                     re.S)
 _ERRORS = re.compile(r"<!-- errors -->\n(?P<body>.*?)<!-- /errors -->", re.S)
 _CLOSES = re.compile(r"<!-- close-codes -->\n(?P<body>.*?)<!-- /close-codes -->", re.S)
+_REFUSALS = re.compile(r"<!-- refusals -->\n(?P<body>.*?)<!-- /refusals -->", re.S)
 
 
 def doc_blocks(text: str) -> dict[str, str]:
@@ -443,6 +482,11 @@ def doc_errors(text: str) -> str | None:
 
 def doc_close_codes(text: str) -> str | None:
     m = _CLOSES.search(text)
+    return None if m is None else m["body"]
+
+
+def doc_refusals(text: str) -> str | None:
+    m = _REFUSALS.search(text)
     return None if m is None else m["body"]
 
 
@@ -465,6 +509,7 @@ def render_doc(text: str) -> str:
     text = _BLOCK.sub(block, text)
     text = _ERRORS.sub(lambda m: f"<!-- errors -->\n{error_table()}<!-- /errors -->", text)
     text = _CLOSES.sub(lambda m: f"<!-- close-codes -->\n{close_table()}<!-- /close-codes -->", text)
+    text = _REFUSALS.sub(lambda m: f"<!-- refusals -->\n{refusal_table()}<!-- /refusals -->", text)
     return text
 
 
@@ -478,13 +523,14 @@ def write(doc: Path = DOC_PATH) -> None:
         (SCHEMA_DIR / f"{name}.json").write_text(schema_text(schema), encoding="utf-8")
     if doc.exists():
         doc.write_text(render_doc(doc.read_text(encoding="utf-8")), encoding="utf-8")
+    ACTIONS_JS_PATH.write_text(actions_module(), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args == ["--write"]:
         write()
-        print(f"wrote {SCHEMA_DIR} and {DOC_PATH}")
+        print(f"wrote {SCHEMA_DIR}, {DOC_PATH} and {ACTIONS_JS_PATH}")
         return 0
     print(json.dumps(schemas(), indent=2, sort_keys=True))
     return 0

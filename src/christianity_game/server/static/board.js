@@ -2,6 +2,7 @@
 // server's JSON, and only the legal actions of `view.pending` offered.
 import { el, loadCatalog, cardName, cardInfo, KIND_LABELS, PHASES, abilityName, words, urlSettings, loadAbilities, abilityInfo, reasonWords } from "/static/common.js";
 import { eventText as logText, pageSeats, WINNERS } from "/static/events.js";
+import { DESCRIPTIONS } from "/static/actions.js";
 
 const $ = (s) => document.querySelector(s);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -520,7 +521,7 @@ function actionLabel(v, a) {
     case "Choose": return `Choose ${uidName(v, a.option)}`;
     case "ChooseReward": return `Reward: ${words(a.reward)}${a.to_seat !== undefined && a.to_seat !== null ? ` for ${seatName(a.to_seat, { short: true })}` : ""}`;
     case "LayCostZone": case "PlayCard": return `${playLabel(v, a)}: ${uidName(v, a.card)}`;
-    default: return words(a.type);
+    default: return DESCRIPTIONS[a.type] || words(a.type);   // a kind with no label of its own here
   }
 }
 

@@ -2,6 +2,7 @@
 // Used by the board and the replay viewer. Seats are numbered as the page numbers them (Seat 1,
 // Seat 2, ...): every seat goes through the caller's `seatName`, never printed as a raw index.
 import { cardName, abilityName, PHASES } from "/static/common.js";
+import { UNDONE } from "/static/actions.js";   // what an undone action was, in words (engine/actions.py)
 
 const REWARDS = {
   draw: "draw 2 cards", untap: "untap 2 Cost Zone cards", flip: "flip 2 Cost Zone cards face up",
@@ -18,13 +19,6 @@ function list(ids) {
   if (!names.length) return "nothing";
   return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
-/** What an undone action was, in words (the `undone` event carries the action). */
-const UNDONE = {
-  LayCostZone: "laying a card in the Cost Zone", PlayCard: "playing a card", Pass: "a pass", Resist: "paying toward a resistance",
-  TakeBoost: "taking a boost", UseAbility: "using a Maturity Ability", BuyAbility: "buying a Maturity Ability",
-  ChooseAbility: "choosing a Maturity Ability", Choose: "a choice", ChooseReward: "choosing a reward",
-  AdjustBadge: "a badge set by hand",
-};
 function scoreWords(score) { return Array.isArray(score) ? ` (Righteous ${score[0]} : Evil ${score[1]})` : ""; }
 function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 
