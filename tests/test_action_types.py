@@ -203,3 +203,19 @@ def test_a_kind_with_no_sentence_of_its_own_reads_as_its_description() -> None:
     game = Game.new(mode="solo", lineup="R", seed=0)
     assert describe_action(game, Toy(0)) == "Do a toy thing."
     assert describe_action(game, Undo(0)) == "<Undo seat=0>"   # as the terminal has always said it
+
+
+def test_a_plain_block_of_the_action_space_is_made_from_its_declaration() -> None:
+    """A kind whose environment fields are plain values (no uid) has its block, contiguous, from
+    ``env_fields`` and the values each field takes (``FIELD_VALUES``): a new one needs no code there."""
+    from christianity_game.env.actions import FIELD_VALUES, PLAIN_BLOCKS
+
+    for block in PLAIN_BLOCKS:
+        cls = BLOCK_TYPES[block]
+        assert set(cls.env_fields) <= set(FIELD_VALUES), f"{block}: a field with no values in FIELD_VALUES"
+        at = [i for i, k in enumerate(ACTION_KEYS) if k[0] == block]
+        assert at == list(range(at[0], at[0] + len(at))), f"{block} is not contiguous"
+        size = 1
+        for name in cls.env_fields:
+            size *= len(FIELD_VALUES[name])
+        assert len(at) == size, block

@@ -30,6 +30,7 @@ view; :meth:`ActionContext.from_game` reads the same facts straight from a game,
 from __future__ import annotations
 
 from collections import Counter
+from itertools import product
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -103,23 +104,45 @@ def _play_variants(cid: str) -> list[tuple[Key | None, int | None]]:
     return [(None, s) for s in seats]
 
 
+#: the values a field of a plain block takes in the space, by field name: a new kind whose fields
+#: are all named here gets its block from its declaration alone
+FIELD_VALUES: dict[str, tuple[Any, ...]] = {
+    "to_seat": (None, *range(MAX_SEATS)),
+    "payer": tuple(range(MAX_SEATS)),
+    "index": tuple(range(BOOST_SLOTS)),
+    "ability": ABILITIES,
+    "reward": REWARDS,
+}
+#: the blocks in index order as the space first laid them out; any other kind's block follows them,
+#: in ACTION_TYPES order, so that every index here keeps its meaning when a kind is added
+LAID_OUT: tuple[str, ...] = ("pass", "lay", "play", "resist", "boost", "use", "buy", "pick", "reward", "choose")
+
+
+def _plain_block(block: str) -> list[Key]:
+    """Every key of a plain block: each combination of its fields' values, in its fields' order."""
+    return [(block, *values) for values in product(*(FIELD_VALUES[name] for name in BLOCK_TYPES[block].env_fields))]
+
+
 def _catalogue() -> list[Key]:
-    keys: list[Key] = [("pass",)]
-    for cid in CARD_IDS:
-        keys += [("lay", CARD_INDEX[cid], k) for k in range(COPIES[cid])]
-    for zone in ZONES:
-        for cid in CARD_IDS:
-            for k in range(COPIES[cid]):
-                keys += [("play", zone, CARD_INDEX[cid], k, ref, to) for ref, to in _play_variants(cid)]
-    refs: list[Key] = [("threat", t) for t in range(THREAT_SLOTS)] + [("held", h) for h in range(HELD_SLOTS)]
-    keys += [("resist", ref, n) for ref in refs for n in range(MAX_AMOUNT + 1)]
-    targets: list[int | None] = [None, *range(MAX_SEATS)]
-    keys += [("boost", i, p, to) for i in range(BOOST_SLOTS) for p in range(MAX_SEATS) for to in targets]
-    keys += [("use", a, to) for a in ABILITIES for to in targets]
-    keys += [("buy", a) for a in ABILITIES]
-    keys += [("pick", a) for a in ABILITIES]
-    keys += [("reward", r, to) for r in REWARDS for to in targets]
-    keys += [("choose", o) for o in range(CHOICE_SLOTS)]
+    keys: list[Key] = []
+    for block in LAID_OUT + tuple(b for b in BLOCK_TYPES if b not in LAID_OUT):
+        if block in PLAIN_BLOCKS:
+            keys += _plain_block(block)
+        elif block == "lay":
+            for cid in CARD_IDS:
+                keys += [("lay", CARD_INDEX[cid], k) for k in range(COPIES[cid])]
+        elif block == "play":
+            for zone in ZONES:
+                for cid in CARD_IDS:
+                    for k in range(COPIES[cid]):
+                        keys += [("play", zone, CARD_INDEX[cid], k, ref, to) for ref, to in _play_variants(cid)]
+        elif block == "resist":
+            refs: list[Key] = [("threat", t) for t in range(THREAT_SLOTS)] + [("held", h) for h in range(HELD_SLOTS)]
+            keys += [("resist", ref, n) for ref in refs for n in range(MAX_AMOUNT + 1)]
+        elif block == "choose":
+            keys += [("choose", o) for o in range(CHOICE_SLOTS)]
+        else:   # a block naming a uid needs its own slots here (and in action_key, decode)
+            raise AssertionError(f"the action space has no layout for the {block!r} block")
     return keys
 
 
