@@ -32,7 +32,6 @@ RARE: dict[tuple[str, str], str] = {
     ("TakeBoost", "not_legal"): "a refused TakeBoost always gets a specific code",
     ("UseAbility", "not_legal"): "a refused UseAbility always gets a specific code",
     ("BuyAbility", "not_legal"): "a refused BuyAbility always gets a specific code",
-    ("ChooseAbility", "unknown_ability"): "needs a free pick waiting and a wrong name: rare in short random games",
     ("PlayCard", "threat_limit"): "only with the duel's threat_limit setting, off by default",
     ("Undo", "cannot_undo"): "needs an offer to end as the last action",
     ("Undo", "no_such_seat"): "the probe's Undo seats are real",
@@ -79,51 +78,66 @@ def test_json_round_trip_follows_the_declared_fields() -> None:
         assert action_from_json(data) == action
 
 
-def _candidates(game: Game, rnd: random.Random) -> list[Action]:
-    st = game.state
-    n = len(st.seats)
-    N = len(game.defs)
-    decider = game.pending[0][0]
-    seats = [decider] * 4 + list(range(n)) + [-1, n]
-    pools = [st.seats[decider].hand, st.seats[decider].cost_zone, [t.uid for t in st.threats],
-             [u for sd in st.seats for u in sd.hand + sd.cost_zone + sd.held + sd.deck]]
+#: how the probe makes an action of each type, legal or not, from a random generator of its own
+MAKERS: dict[str, Callable[["_Draw"], Action]] = {
+    "Pass": lambda d: Pass(d.seat()),
+    "LayCostZone": lambda d: LayCostZone(d.seat(), d.uid()),
+    "PlayCard": lambda d: PlayCard(d.seat(), d.uid(), None if d.r.random() < 0.6 else d.uid(), d.opt()),
+    "Resist": lambda d: Resist(d.seat(), d.uid(), d.r.randrange(-1, 9)),
+    "TakeBoost": lambda d: TakeBoost(d.seat(), d.r.randrange(-1, 3), d.seat(), d.opt()),
+    "UseAbility": lambda d: UseAbility(d.seat(), d.ability(), d.opt()),
+    "BuyAbility": lambda d: BuyAbility(d.seat(), d.ability()),
+    "ChooseAbility": lambda d: ChooseAbility(d.seat(), d.ability()),
+    "Choose": lambda d: Choose(d.seat(), d.uid()),
+    "ChooseReward": lambda d: ChooseReward(d.seat(), d.r.choice(["draw", "untap", "flip", "destroy", "humility", "gold"]),
+                                           d.opt()),
+    "AdjustBadge": lambda d: AdjustBadge(d.seat(), d.r.choice(["humility", "maturity", "karma"]), d.r.choice([-1, 2, 99])),
+    "Undo": lambda d: Undo(d.r.randrange(d.n)),
+    "OfferEnd": lambda d: OfferEnd(d.r.randrange(d.n)),
+    "AnswerEnd": lambda d: AnswerEnd(d.r.randrange(d.n), d.r.choice(["accept", "decline", "maybe"])),
+}
 
-    def uid() -> int:
-        pool = rnd.choice(pools)
-        return rnd.choice(pool) if pool and rnd.random() < 0.85 else rnd.randrange(-2, N + 2)
 
-    def seat() -> int:
-        return rnd.choice(seats)
+class _Draw:
+    """Random seats, cards and abilities for one type's maker, from that type's own generator (so a
+    new type's maker changes nothing the others draw)."""
 
-    def opt() -> int | None:
-        return None if rnd.random() < 0.4 else seat()
+    def __init__(self, game: Game, r: random.Random) -> None:
+        st = game.state
+        self.r = r
+        self.n = len(st.seats)
+        self.cards = len(game.defs)
+        decider = game.pending[0][0]
+        self.seats = [decider] * 4 + list(range(self.n)) + [-1, self.n]
+        self.pools = [st.seats[decider].hand, st.seats[decider].cost_zone, [t.uid for t in st.threats],
+                      [u for sd in st.seats for u in sd.hand + sd.cost_zone + sd.held + sd.deck]]
 
-    def ability() -> str:
-        return rnd.choice(ABILITIES + ("flight",))
+    def uid(self) -> int:
+        pool = self.r.choice(self.pools)
+        return self.r.choice(pool) if pool and self.r.random() < 0.85 else self.r.randrange(-2, self.cards + 2)
 
-    makers: list[Callable[[], Action]] = [
-        lambda: Pass(seat()),
-        lambda: LayCostZone(seat(), uid()),
-        lambda: PlayCard(seat(), uid(), None if rnd.random() < 0.6 else uid(), opt()),
-        lambda: Resist(seat(), uid(), rnd.randrange(-1, 9)),
-        lambda: TakeBoost(seat(), rnd.randrange(-1, 3), seat(), opt()),
-        lambda: UseAbility(seat(), ability(), opt()),
-        lambda: BuyAbility(seat(), ability()),
-        lambda: ChooseAbility(seat(), ability()),
-        lambda: Choose(seat(), uid()),
-        lambda: ChooseReward(seat(), rnd.choice(["draw", "untap", "flip", "destroy", "humility", "gold"]), opt()),
-        lambda: AdjustBadge(seat(), rnd.choice(["humility", "maturity", "karma"]), rnd.choice([-1, 2, 99])),
-        lambda: Undo(rnd.randrange(n)),
-        lambda: OfferEnd(rnd.randrange(n)),
-        lambda: AnswerEnd(rnd.randrange(n), rnd.choice(["accept", "decline", "maybe"])),
-    ]
+    def seat(self) -> int:
+        return self.r.choice(self.seats)
+
+    def opt(self) -> int | None:
+        return None if self.r.random() < 0.4 else self.seat()
+
+    def ability(self) -> str:
+        return self.r.choice(ABILITIES + ("flight",))
+
+
+def _candidates(game: Game, rngs: dict[str, random.Random]) -> list[Action]:
     out = []
-    for make in makers:
-        a = make()
+    for name, make in MAKERS.items():
+        a = make(_Draw(game, rngs[name]))
         if not isinstance(a, TABLE_ACTIONS) and a in game.legal_actions(a.seat):
             continue
         out.append(a)
     return out
+
+
+def test_the_probe_makes_every_type() -> None:
+    assert sorted(MAKERS) == sorted(ACTION_TYPES), "add a maker to MAKERS for each action type"
 
 
 def _probe(raised: dict[str, set[str]]) -> None:
@@ -131,12 +145,13 @@ def _probe(raised: dict[str, set[str]]) -> None:
         for seed in range(count):
             settings = Settings(mat_abilities=seed % 2 == 0)
             game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings)
-            rnd = random.Random(seed)
+            rnd = random.Random(seed)   # the game's path: the makers draw from their own generators
+            rngs = {name: random.Random(f"{mode}-{lineup}-{seed}-{name}") for name in MAKERS}
             steps = 0
             while game.result is None and steps < 3_000:
                 steps += 1
-                if rnd.random() < 0.2:
-                    for cand in _candidates(game, rnd):
+                if rnd.random() < 0.35:
+                    for cand in _candidates(game, rngs):
                         trial = game.clone()
                         try:
                             trial.apply(cand)
