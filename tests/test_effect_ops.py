@@ -90,9 +90,8 @@ def test_schema_entries_come_from_the_declarations() -> None:
     assert typing.get_args(Who) == WHO
 
 
-def test_a_shape_is_checked_as_declared() -> None:
-    """The limits and defaults a card file meets are the declared ones (draw: count 1..10, who = self)."""
-    base = """\
+#: a deck file of one action card, its ``effects`` line left for the test to add
+ONE_CARD = """\
 [deck]
 id = "mine"
 name = "Mine"
@@ -104,11 +103,12 @@ name = "My Card"
 kind = "action"
 cost = 1
 text = "x"
-effects = [EFFECT]
 """
 
+def test_a_shape_is_checked_as_declared() -> None:
+    """The limits and defaults a card file meets are the declared ones (draw: count 1..10, who = self)."""
     def load(effect: str) -> tuple[Effect, ...]:
-        return load_texts([("my.toml", base.replace("EFFECT", effect))])["my-card"].effects
+        return load_texts([("my.toml", ONE_CARD + f"effects = [{effect}]\n")])["my-card"].effects
 
     count = next(p for p in EFFECT_OP["draw"].shape.params if p.name == "count")
     assert (count.low, count.high) == (1, 10)
@@ -121,18 +121,7 @@ effects = [EFFECT]
 
 
 def test_the_loader_builds_effects_from_the_declared_fields() -> None:
-    text = """\
-[deck]
-id = "mine"
-name = "Mine"
-side = "righteous"
-
-[[cards]]
-id = "my-card"
-name = "My Card"
-kind = "action"
-cost = 1
-text = "x"
+    text = ONE_CARD + """\
 effects = [{op = "discard", count = 2, who = "target", random = true}, {op = "search", kind = "action"}]
 
 [[cards.boosts]]
