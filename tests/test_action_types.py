@@ -217,7 +217,22 @@ def test_a_kind_with_no_sentence_of_its_own_reads_as_its_description() -> None:
 
     game = Game.new(mode="solo", lineup="R", seed=0)
     assert describe_action(game, Toy(0)) == "Do a toy thing."
-    assert describe_action(game, Undo(0)) == "<Undo seat=0>"   # as the terminal has always said it
+    assert describe_action(game, Undo(0)) == "Take back your last action"   # a sentence of its own
+
+
+def test_duel_rewards_and_table_actions_read_as_sentences_not_reprs() -> None:
+    """The terminal and the web replay's captions say what a duel reward does (not ``<ChooseReward ...>``)."""
+    from christianity_game.engine.actions import AnswerEnd, ChooseReward, OfferEnd
+    from christianity_game.render.terminal import describe_action
+
+    game = Game.new(mode="duel", lineup="ER", seed=0)
+    evil, righteous = 0, 1
+    assert describe_action(game, ChooseReward(evil, "draw")) == "Take the micro-reward: draw 2 cards"
+    assert describe_action(game, ChooseReward(righteous, "humility")) == "Take the micro-boost: gain 1 Humility"
+    assert describe_action(game, OfferEnd(evil)) == "Offer to end the game on the score"
+    assert describe_action(game, AnswerEnd(righteous, "decline")) == "Decline the offer to end"
+    for reward in ("draw", "untap", "flip", "destroy"):
+        assert not describe_action(game, ChooseReward(evil, reward)).startswith("<")
 
 
 def test_a_plain_block_of_the_action_space_is_made_from_its_declaration() -> None:

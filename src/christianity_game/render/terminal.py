@@ -204,14 +204,30 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
         return f"Choose {name}"
     if isinstance(a, Pass):
         return _describe_pass(game, a, view)
-    if isinstance(a, _SAID_BY_REPR):
-        return repr(a)
+    if isinstance(a, ChooseReward):
+        words = _REWARD_WORDS.get(a.reward, a.reward)
+        kind = "micro-boost" if game.state.seats[seat].side == "righteous" else "micro-reward"
+        text = f"Take the {kind}: {words}"
+        if a.to_seat is not None and a.to_seat != seat:
+            text += f" → {seat_label(a.to_seat)}"
+        return text
+    if isinstance(a, Undo):
+        return "Take back your last action"
+    if isinstance(a, OfferEnd):
+        return "Offer to end the game on the score"
+    if isinstance(a, AnswerEnd):
+        return "Accept the offer to end on the score" if a.answer == "accept" else "Decline the offer to end"
     return type(a).description or repr(a)   # a kind with no sentence of its own here: its declared one
 
 
-#: kinds the terminal has always shown by their repr (the replay captions too); any other kind with
-#: no sentence above gets its declared ``description``
-_SAID_BY_REPR: tuple[type[Action], ...] = (ChooseReward, Undo, OfferEnd, AnswerEnd)
+#: what each duel reward (D-MR) or boost does, in the words of the rules page
+_REWARD_WORDS: dict[str, str] = {
+    "draw": "draw 2 cards",
+    "humility": "gain 1 Humility",
+    "untap": "ready 2 rotated Cost Zone cards",
+    "flip": "turn 2 face-down Cost Zone cards face up",
+    "destroy": "destroy a Righteous Habitual",
+}
 
 
 def _ability_text(game: "Game", ability: str) -> str:
