@@ -56,7 +56,8 @@ from christianity_game import Game, Result
 from christianity_game.bots import make_bot
 from christianity_game.bots.mcts import MctsBot
 from christianity_game.engine.actions import Action, ChooseReward, Pass, PlayCard, Resist
-from christianity_game.engine.duel import DuelRules
+from christianity_game.engine.duel import threat_cost
+from christianity_game.engine.duel_mode import DuelMode
 
 POSITIONS = Path(__file__).parent / "positions"
 SEEDS = (1, 2, 3, 4)   # the mcts bot's seeds: every one must find the move (not one lucky seed)
@@ -218,8 +219,8 @@ def test_D_COMBO_3_D_W_E_chain_carried_on_before_the_answer_resets_it() -> None:
     game, after_heuristic, after_best = check("chain-before-the-answer")
     seat = game.pending[0][0]
     broad = the_move(game, {"play": "the-broad-way", "at": 1})
-    assert isinstance(broad, PlayCard) and isinstance(game, DuelRules)
+    assert isinstance(broad, PlayCard) and isinstance(game.mode, DuelMode)
     assert game.view(0)["duel"]["chain"]["count"] == 1
-    assert game.threat_cost(seat, broad.card) == 1                 # the chain's C1 off, only until the answer
+    assert threat_cost(game, seat, broad.card) == 1                 # the chain's C1 off, only until the answer
     assert after_best.state.result is not None and "7 Evil Habituals" in after_best.state.result.reason
     assert after_heuristic.evil_habituals_in_play() == 6 and after_heuristic.state.result is None

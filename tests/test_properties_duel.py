@@ -48,6 +48,8 @@ from christianity_game import (
 )
 from christianity_game.bots import make_bot
 from christianity_game.engine.actions import ChooseReward
+from christianity_game.engine.duel import dominance
+from christianity_game.engine.duel_clocks import evil_limit
 from christianity_game.engine.game import ABILITIES
 from api_checks import DUEL_TURN_CAP, check_badges, check_events, check_view, check_zones, duel_settings, stable_seed
 from state_helpers import snapshot
@@ -173,8 +175,8 @@ def check_decision(game: Game, seat: int, acts: list[Action], interrupt: bool, a
     evil = [i for i, sd in enumerate(st.seats) if sd.side == "evil"]
     for i in evil:
         own = sum(1 for sd in st.seats for u in sd.held if game.owner[u] == i)
-        assert game.dominance(i) == own // 3, at
-    assert game.evil_limit() == 7 * len(evil)
+        assert dominance(game, i) == own // 3, at
+    assert evil_limit(game) == 7 * len(evil)
 
 
 def finish_checks(game: Game, where: str, stats: Counter[str]) -> None:

@@ -17,7 +17,9 @@ import pytest
 
 from christianity_game import AdjustBadge, Game, IllegalAction, LayCostZone, Pass, PlayCard, Resist, Settings, UseAbility
 from christianity_game.engine.actions import BuyAbility, ChooseAbility, ChooseReward
-from christianity_game.engine.duel import DuelGame, DuelMode
+from christianity_game.engine.base import GameBase
+from christianity_game.engine.duel import dominance, on_turn_start
+from christianity_game.engine.duel_mode import DuelMode
 from duel_helpers import BROAD, E_FILL, IDLE, LEAVEN, R_FILL, SECRET, DuelScenario, special_reward_with_habitual_in_hand
 from scenario import ANCHOR, Scenario, card, cost, res
 
@@ -599,10 +601,10 @@ def test_D_DOM_1_three_own_habituals_that_took_hold_give_C1_off_every_card() -> 
     s.seat(1, humility=8).hand(1, *[R_FILL] * 3).untapped(1, 1).deck(1, *[R_FILL] * 10)
     s.start()
     s.land(0, 1, BROAD, BROAD)
-    assert s.g.dominance(0) == 0
+    assert dominance(s.g, 0) == 0
     s.land(0, 1, BROAD)
     assert len(s.zone(1, "held")) == 3
-    assert s.g.dominance(0) == 1 and s.dview()["dominance"] == {"0": 1}
+    assert dominance(s.g, 0) == 1 and s.dview()["dominance"] == {"0": 1}
     s.expect_decision(0, "main")
     assert played_costs(s.threaten(0, LION, 1)) == [cost(LION) - 1]
 
@@ -616,7 +618,7 @@ def test_D_DOM_1_six_give_C2_off() -> None:
     for _ in range(3):
         s.land(0, 1, BROAD, BROAD)
     assert len(s.zone(1, "held")) == 6
-    assert s.g.dominance(0) == 2
+    assert dominance(s.g, 0) == 2
     assert played_costs(s.threaten(0, LION, 1)) == [max(0, cost(LION) - 2)]
 
 
@@ -647,11 +649,11 @@ def test_D_DOM_2_the_discount_falls_as_habituals_leave_play() -> None:
     s.seat(1, humility=8).hand(1, *[R_FILL] * 3).untapped(1, r).deck(1, *[R_FILL] * 20)
     s.start()
     s.land(0, 1, BROAD, BROAD, BROAD)
-    assert s.g.dominance(0) == 1
+    assert dominance(s.g, 0) == 1
     s.to_main_of(1)
     assert Resist(1, s.find(1, BROAD, "held"), r) in s.legal(1)
     s.resist(1, BROAD, r)
-    assert s.g.dominance(0) == 0 and s.dview()["next_discount"] == {"0": 0}
+    assert dominance(s.g, 0) == 0 and s.dview()["next_discount"] == {"0": 0}
     s.expect_decision(0, "interrupt")
     assert played_costs(s.threaten(0, LION, 1)) == [cost(LION)]
 
@@ -664,7 +666,7 @@ def test_D_DOM_3_resistance_costs_untouched_by_discounts() -> None:
     s.seat(1, humility=8).hand(1, *[R_FILL] * 3).untapped(1, 12).deck(1, *[R_FILL] * 10)
     s.start()
     s.land(0, 1, BROAD, BROAD, BROAD)
-    assert s.g.dominance(0) == 1
+    assert dominance(s.g, 0) == 1
     s.threaten(0, LION, 1)
     s.take_rewards()                                      # (the 4th play of the turn earns one)
     paid = played_costs(s.threaten(0, SNARE, 1))          # chained and dominated: C2 less
@@ -1519,18 +1521,16 @@ def test_D_W_E_reached_during_a_righteous_turn_the_side_still_gets_a_full_next_t
     assert s.g.result is not None and s.g.result.winner == "evil"
 
 
-class _LooksEveryTime(DuelGame):
-    """A duel whose win clocks are looked at on every pass of the flow, changed or not. A Python
-    subclass: only the Python engine calls its override (the native build calls its own method),
-    so the test below runs it under the Python engine and counts the looks."""
+class _LooksEveryTime(DuelMode):
+    """The duel, with its win clocks looked at on every pass of the flow, changed or not. A Python
+    subclass of the mode: the test below runs it under the Python engine and counts the looks."""
 
-    __slots__ = ()
     looks = 0
 
-    def _check_clocks(self) -> None:
+    def mode_flow(self, game: GameBase) -> str | None:
         _LooksEveryTime.looks += 1
-        self._clock_inputs = -1
-        super()._check_clocks()
+        game._clock_inputs = -1
+        return super().mode_flow(game)
 
 
 @pytest.mark.parametrize("lineup", ["ER", "EER", "ERR"])
@@ -1562,7 +1562,7 @@ def test_D_W_R_D_W_E_clocks_looked_at_only_after_a_change_they_read_are_as_if_lo
         rnd = random.Random(seed)
         g = Game.new(mode="duel", lineup=lineup, seed=seed, settings=Settings(max_turns=80), log=False)
         always = Game.new(mode="duel", lineup=lineup, seed=seed, settings=Settings(max_turns=80), log=False)
-        always.__class__ = _LooksEveryTime
+        always.mode = _LooksEveryTime()
         righteous = g.righteous_seats()
         while g.pending:
             assert g.pending == always.pending
@@ -1849,7 +1849,7 @@ def test_rules3_empty_evil_deck_is_refilled_from_its_own_piled_cards_at_its_turn
         st.failed.append(righteous_card)   # not the Evil seat's: it stays
         evil.deck = []
         before = game.score
-        game._on_turn_start(0)
+        on_turn_start(game, 0)
         if refilled:
             assert set(evil.deck) == mine and not (set(st.resisted) | set(st.failed)) & mine
             assert st.failed == [righteous_card]

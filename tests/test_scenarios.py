@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 from christianity_game import Settings
 from christianity_game.bots import make_bot, play_out
 from christianity_game.cli import app
+from christianity_game.engine.duel import dominance
+from christianity_game.engine.duel_clocks import evil_limit
 from christianity_game.scenarios import ScenarioError, all_scenarios, scenario
 
 NAMES = list(all_scenarios())
@@ -39,7 +41,7 @@ def test_evil_at_6_habituals_is_what_it_says() -> None:
     game = scenario("evil-at-6-habituals").new_game(seed=1)
     held = game.state.seats[1].held
     assert len(held) == 6 and all(game.owner[u] == 0 for u in held)
-    assert game.dominance(0) == 2   # D-DOM-1: 6 own Habituals in play, C2 less
+    assert dominance(game, 0) == 2   # D-DOM-1: 6 own Habituals in play, C2 less
     assert game.view(0)["duel"]["dominance"]["0"] == 2
 
 
@@ -94,13 +96,13 @@ def test_a_goal_follows_the_tables_variants(name: str) -> None:
     table = Settings().updated(parse_variants("recommended,evilHold=2,humilityWin=3,roundLimit=20"))
     goal, description = sc.goal_for(table), sc.description_for(table)
     game = sc.new_game(seed=1, settings=table)
-    assert evil_win_count(game.settings, sc.lineup) == game.evil_limit() == 2 * sc.lineup.count("E")
+    assert evil_win_count(game.settings, sc.lineup) == evil_limit(game) == 2 * sc.lineup.count("E")
     for text in (goal, description):
         assert "7 Evil Habituals" not in text and "14 Evil Habituals" not in text and "{" not in text
     assert goal.endswith("After round 20 the stalemate score decides.")
     if "{evil_win}" in (sc.goal_text or sc.description_text):
         assert evil_win(game.settings, sc.lineup) in goal
-        assert f"{game.evil_limit()} Evil Habituals in play" in goal and "2 rounds of Righteous turns" in goal
+        assert f"{evil_limit(game)} Evil Habituals in play" in goal and "2 rounds of Righteous turns" in goal
         assert "at Humility 0 at the end of 3 rounds in a row" in goal
     assert sc.goal_for() == (sc.goal or sc.description)   # no table: the scenario's own settings
 

@@ -25,6 +25,7 @@ from christianity_game.bots.heuristic import HeuristicBot
 from christianity_game.bots.mcts import MctsBot
 from christianity_game.bots.search import SearchBot
 from christianity_game.engine.actions import Action, ChooseReward, Resist
+from christianity_game.engine.duel import threat_cost
 
 E_FILL = "still-waters"   # filler for Evil seats (a Righteous card: an Evil seat never plays it)
 R_FILL = "sloth"          # filler for Righteous seats (an Evil card: a Righteous seat never plays it)
@@ -189,4 +190,4 @@ def test_the_heuristic_holds_back_the_habitual_the_chain_pays_for() -> None:
     seat, actions = game.pending[0]
     assert isinstance(HeuristicBot(3).choose(game.seat_view(seat), actions), Pass)
     broad = next(a for a in actions if isinstance(a, PlayCard) and game.defs[a.card].id == BROAD)
-    assert game.threat_cost(seat, broad.card) == 1   # the chain's C1 off; 2 once it resets
+    assert threat_cost(game, seat, broad.card) == 1   # the chain's C1 off; 2 once it resets

@@ -306,7 +306,7 @@ def test_D_INT_4_variant_threatLimit_stops_an_evil_seat_after_n_threats_a_turn(l
         left = next(u for u in s.st.seats[0].hand if s.g.defs[u].is_threat)
         with pytest.raises(IllegalAction):   # Evil has nothing left to decide: the target answers
             s.g.apply(PlayCard(0, left, None, 1))
-        code, words = s.g._why_illegal(PlayCard(0, left, None, 1))   # the reason, asked of the rules
+        code, words = s.g.mode.why_illegal(s.g, PlayCard(0, left, None, 1))   # the reason, asked of the rules
         assert code == "threat_limit" and "threatLimit" in words
         assert s.d.plays[0] == 3
         s.answer_all(1)

@@ -5,7 +5,6 @@ from .engine.actions import (
     TakeBoost, UseAbility, action_from_json,
 )
 from .engine.game import Game, Result
-from .engine import duel as _duel  # noqa: F401  (the duel's Game class adds itself to game.GAME_CLASSES)
 from .engine.settings import Settings
 
 __all__ = [

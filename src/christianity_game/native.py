@@ -54,8 +54,8 @@ GROUP = "christianity_game.engine.compiled"
 #: ``Mapping`` with weak references; a trial build that compiled it crashed in the view bench),
 #: determinization and what runs once a game (positions, records, replay).
 NATIVE_MODULES = (
-    "numbers", "events", "state", "duel_state", "modes", "base", "costs", "abilities", "badges",
-    "effects", "stack", "legal", "coop", "flow", "table", "game", "duel_clocks", "duel", "observer", "view",
+    "numbers", "events", "state", "duel_state", "base", "costs", "abilities", "badges",
+    "effects", "stack", "legal", "coop", "flow", "table", "duel_clocks", "duel_rewards", "duel", "duel_mode", "modes", "game", "observer", "view",
 )
 
 

@@ -72,7 +72,4 @@ class AbilityRules(CostZoneRules):
             return True
         st = self.state
         return (self.settings.mat_abilities and "benevolence" in st.abilities
-                and st.seats[seat].side == "righteous" and self._benevolence_ok(seat))
-
-    def _benevolence_ok(self, seat: int) -> bool:
-        return True
+                and st.seats[seat].side == "righteous" and self.mode.benevolence_ok(self, seat))

@@ -83,25 +83,21 @@ class BadgeRules(AbilityRules):
         sd = self.state.seats[seat]
         if not self.settings.humility_rollover or sd.humility < MAX_HUMILITY or sd.maturity >= MAX_MATURITY:
             return
-        if not self._may_level(seat):
+        if not self.mode.may_level(self, seat):
             return   # S-6/S-7: waits at 10, taken at the start of the seat's next turn
         sd.humility -= MAX_HUMILITY
         self._emit("humility", seat, data={"delta": -MAX_HUMILITY, "humility": sd.humility, "rollover": True})
         self._raise_maturity(seat, 1, None)
 
-    def _may_level(self, seat: int) -> bool:
-        """S-6 hook: co-op has no per-turn limit."""
-        return True
-
     def _raise_maturity(self, seat: int, n: int, source: int | None) -> None:
         st = self.state
         sd = st.seats[seat]
-        if sd.maturity >= MAX_MATURITY or not self._may_level(seat):
+        if sd.maturity >= MAX_MATURITY or not self.mode.may_level(self, seat):
             return
         sd.maturity = min(MAX_MATURITY, sd.maturity + n)
         sd.levels_this_turn += 1
         self._emit("maturity", seat, data={"maturity": sd.maturity})
-        self._after_level(seat)
+        self.mode.after_level(self, seat)
 
     def _after_level(self, seat: int) -> None:
         """A-2, A-4, CO-W-2: shared level rewards and the clearing round."""

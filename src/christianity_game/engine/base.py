@@ -22,18 +22,22 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Self
 
 from ..cards.loader import CardSet
 from ..cards.model import CardDef
 from .events import Event
-from .numbers import MAX_MATURITY, REVEALING, SHOWN_TO_TABLE
+from .numbers import ABILITIES, MAX_MATURITY, REVEALING, SHOWN_TO_TABLE
 from .settings import Settings
 from .state import PHASE_OF_STEP, State
 
 if TYPE_CHECKING:
-    from .actions import Action
-    from .modes import Mode
+    from .actions import Action, PlayCard
+    from .state import StackItem, Threat
+
+
+# CO-4 (DECISION): threats the Evil deck plays at the active seat, by that seat's Maturity.
+EVIL_PLAYS_BY_MATURITY = (1, 2, 4, 5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +66,7 @@ class GameBase:
                  "end_offer", "end_accepted", "_righteous", "_evil", "_mates", "_rotations", "_views", "_card_plays", "_instants",
                  "_clock_inputs")
 
-    mode: "Mode"
+    mode: Mode
     lineup: str
     seed: int
     settings: Settings
@@ -318,8 +322,60 @@ class GameBase:
         """Shuffle and deal the opening Cost Zones and hands (``game.Game._deal``)."""
         raise NotImplementedError
 
-    def _after_position(self) -> None:
-        """Hook: a mode's own set-up after a position is built (``duel.DuelRules``)."""
+    # The shared (co-op) rules behind the Mode hooks of the same name (``Mode.main_plays`` calls
+    # ``_main_plays``); each is carried out by the module named in its docstring.
+
+    def _main_plays(self, seat: int, free: int, playable: list[int]) -> list["Action"]:
+        """Main-phase plays (``legal.LegalRules``)."""
+        raise NotImplementedError
+
+    def _held_resists(self, seat: int, free: int) -> list["Action"]:
+        """Resisting held Evil Habituals (``legal.LegalRules``)."""
+        raise NotImplementedError
+
+    def _ability_uses(self, seat: int) -> list["Action"]:
+        """Ability uses (``abilities.AbilityRules``)."""
+        raise NotImplementedError
+
+    def _speed_plays(self, seat: int, free: int, playable: list[int]) -> list["Action"]:
+        """Instant-speed plays (``legal.LegalRules``)."""
+        raise NotImplementedError
+
+    def _why_illegal(self, a: "Action") -> tuple[str, str]:
+        """Why an action is refused (``legal.LegalRules``)."""
+        raise NotImplementedError
+
+    def _do(self, a: "Action") -> None:
+        """Carry out a rules action (``flow.FlowRules``)."""
+        raise NotImplementedError
+
+    def _do_play(self, a: "PlayCard") -> None:
+        """Play a card (``stack.StackRules``)."""
+        raise NotImplementedError
+
+    def _do_choose(self, seat: int, option: int) -> None:
+        """Answer an open choice (``flow.FlowRules``)."""
+        raise NotImplementedError
+
+    def _resist_threat(self, threat: "Threat", seat: int, how: str) -> None:
+        """A threat resisted (``stack.StackRules``)."""
+        raise NotImplementedError
+
+    def _break_held(self, uid: int, by_seat: int, how: str) -> None:
+        """A held Evil Habitual broken (``stack.StackRules``)."""
+        raise NotImplementedError
+
+    def _after_level(self, seat: int) -> None:
+        """Level rewards (``badges.BadgeRules``)."""
+        raise NotImplementedError
+
+    def _phase_order(self) -> list[int]:
+        """Who passes in the phase, in order (``flow.FlowRules``)."""
+        raise NotImplementedError
+
+    def _judge_at_turn_start(self, seat: int) -> None:
+        """The co-op wins and losses judged as a turn starts (``coop.CoopRules``)."""
+        raise NotImplementedError
 
     def legal_actions(self, seat: int) -> list["Action"]:
         """Every action ``seat`` may take now (``game.Game.legal_actions``)."""
@@ -342,3 +398,146 @@ class GameBase:
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``game.Game.view``)."""
         raise NotImplementedError
+
+
+class Mode:
+    """A game mode: the answers that differ between co-op, solo and duel (like a python-chess
+    variant). Every hook takes the game first; this class's answers are the co-op rules, and a mode
+    overrides what differs (``modes.CoopMode``, ``duel.DuelMode``; the registry is ``modes.MODES``)."""
+
+    name: ClassVar[str] = "base"
+    #: phases in a turn, as steps (CO-2, D-TURN-2)
+    steps: ClassVar[tuple[str, ...]] = ("draw", "lay", "after_lay", "main", "end")
+    has_round_limit: ClassVar[bool] = False
+    shared_levels: ClassVar[bool] = True   # A-2 (co-op) vs A-3 (duel: per seat)
+    can_buy_abilities: ClassVar[bool] = True
+    #: the deck an Evil seat plays by default (the co-op Evil deck's id)
+    evil_seat_deck: ClassVar[str] = "evil"
+
+    def check_lineup(self, lineup: str) -> None:
+        if not lineup or any(ch not in "ER" for ch in lineup):
+            raise ValueError(f"lineup must be letters E and R, one a seat, not {lineup!r}")
+
+    def turn_order(self, lineup: str) -> list[int]:
+        return [i for i, ch in enumerate(lineup) if ch == "R"]
+
+    def righteous_count(self, lineup: str) -> int:
+        return lineup.count("R")
+
+    def draw_count(self, game: GameBase, seat: int) -> int:
+        """CO-3: Maturity + 2."""
+        return game.state.seats[seat].maturity + 2
+
+    def intake_cap(self, game: GameBase, seat: int) -> int:
+        """Z-3: Righteous 4."""
+        return 4
+
+    def opening_cost_zone(self, game: GameBase, seat: int) -> int:
+        """Z-4: 3 (+ extra opponents in a duel)."""
+        return 3
+
+    def evil_plays(self, game: GameBase, seat: int) -> int:
+        return EVIL_PLAYS_BY_MATURITY[game.state.seats[seat].maturity]
+
+    def abilities_available(self) -> tuple[str, ...]:
+        return ABILITIES
+
+    # ------------------------------------------------------------------ set-up
+    def deal(self, game: GameBase) -> None:
+        """The opening deal (Z-4)."""
+        game._deal()
+
+    def after_position(self, game: GameBase) -> None:
+        """The mode's own set-up after a position is built."""
+
+    # ------------------------------------------------------------------ decisions
+    def early_decider(self, game: GameBase) -> int | None:
+        """A decision of the mode's that comes before stack windows (duel rewards)."""
+        return None
+
+    def early_legal(self, game: GameBase, seat: int) -> list["Action"] | None:
+        return None
+
+    def late_decider(self, game: GameBase) -> int | None:
+        """A decision of the mode's after stack windows and boosts (duel interrupts, answers)."""
+        return None
+
+    def late_legal(self, game: GameBase, seat: int) -> list["Action"] | None:
+        return None
+
+    def answerable(self, game: GameBase) -> list["Threat"]:
+        """The pending threats that may be resisted now (co-op: all of them, in any order)."""
+        return game.state.threats
+
+    def benevolence_ok(self, game: GameBase, seat: int) -> bool:
+        return True
+
+    def main_plays(self, game: GameBase, seat: int, free: int, playable: list[int]) -> list["Action"]:
+        return game._main_plays(seat, free, playable)
+
+    def held_resists(self, game: GameBase, seat: int, free: int) -> list["Action"]:
+        return game._held_resists(seat, free)
+
+    def ability_uses(self, game: GameBase, seat: int) -> list["Action"]:
+        return game._ability_uses(seat)
+
+    def speed_plays(self, game: GameBase, seat: int, free: int, playable: list[int]) -> list["Action"]:
+        return game._speed_plays(seat, free, playable)
+
+    def why_illegal(self, game: GameBase, a: "Action") -> tuple[str, str]:
+        return game._why_illegal(a)
+
+    # ------------------------------------------------------------------ doing
+    def do(self, game: GameBase, a: "Action") -> None:
+        game._do(a)
+
+    def late_pass(self, game: GameBase, seat: int) -> bool:
+        """A pass in a mode's own decision (duel). True when it was one."""
+        return False
+
+    def do_play(self, game: GameBase, a: "PlayCard") -> None:
+        game._do_play(a)
+
+    def do_choose(self, game: GameBase, seat: int, option: int) -> None:
+        game._do_choose(seat, option)
+
+    def on_card_played(self, game: GameBase, seat: int, uid: int) -> None:
+        """A card (uid >= 0) or a boost (-1) was played."""
+
+    def on_left_cost_zone(self, game: GameBase, seat: int, uid: int) -> None:
+        """A card left a Cost Zone."""
+
+    def mode_flow(self, game: GameBase) -> str | None:
+        """The mode's own automatic steps with an empty stack: "wait" (a decision waits), "again"
+        (something changed, look again) or None (carry on with the turn)."""
+        return None
+
+    def resist_threat(self, game: GameBase, threat: "Threat", seat: int, how: str) -> None:
+        game._resist_threat(threat, seat, how)
+
+    def break_held(self, game: GameBase, uid: int, by_seat: int, how: str) -> None:
+        game._break_held(uid, by_seat, how)
+
+    def on_temptation_failed(self, game: GameBase, item: "StackItem") -> None:
+        """A Temptation failed."""
+
+    def on_habitual_took_hold(self, game: GameBase, item: "StackItem") -> None:
+        """An Evil Habitual took hold."""
+
+    # ------------------------------------------------------------------ levels and turns
+    def may_level(self, game: GameBase, seat: int) -> bool:
+        """S-6: co-op has no per-turn limit."""
+        return True
+
+    def after_level(self, game: GameBase, seat: int) -> None:
+        game._after_level(seat)
+
+    def on_turn_start(self, game: GameBase, seat: int) -> None:
+        """The mode's counters as a turn starts."""
+
+    def phase_order(self, game: GameBase) -> list[int]:
+        return game._phase_order()
+
+    def judge_at_turn_start(self, game: GameBase, seat: int) -> None:
+        """The wins and losses judged as each turn starts."""
+        game._judge_at_turn_start(seat)

@@ -84,10 +84,7 @@ class CostZoneRules(GameBase):
             sd.cost_zone.remove(uid)
             self.state.tapped.discard(uid)
             self.state.face_up.discard(uid)
-            self._on_left_cost_zone(seat, uid)
-
-    def _on_left_cost_zone(self, seat: int, uid: int) -> None:
-        """Hook: duel's play-replace-spent flag (Z-6)."""
+            self.mode.on_left_cost_zone(self, seat, uid)
 
     def _flip_random(self, seat: int, n: int) -> None:
         st = self.state

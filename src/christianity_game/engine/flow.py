@@ -44,9 +44,9 @@ class FlowRules(CoopRules):
             sd.laid += 1
             self._emit("laid", a.seat)
         elif isinstance(a, Choose):
-            self._do_choose(a.seat, a.option)
+            self.mode.do_choose(self, a.seat, a.option)
         elif isinstance(a, PlayCard):
-            self._do_play(a)
+            self.mode.do_play(self, a)
             self._reset_phase_passes()
         elif isinstance(a, Resist):
             self._do_resist(a)
@@ -68,7 +68,7 @@ class FlowRules(CoopRules):
     def _reset_phase_passes(self) -> None:
         st = self.state
         if st.step in ("resistance", "main"):
-            st.phase_passes = self._phase_order()
+            st.phase_passes = self.mode.phase_order(self)
 
     def _phase_order(self) -> list[int]:
         st = self.state
@@ -94,7 +94,7 @@ class FlowRules(CoopRules):
             if offer.fast and st.stack and st.stack[-1].uid == offer.uid:
                 st.stack[-1].fast_done = True
             return
-        if self._late_pass(seat):
+        if self.mode.late_pass(self, seat):
             return
         if st.step == "lay":
             st.step = "after_lay"
@@ -106,10 +106,6 @@ class FlowRules(CoopRules):
             return
         if st.phase_passes:
             st.phase_passes.pop(0)
-
-    def _late_pass(self, seat: int) -> bool:
-        """Hook: a pass in a mode's own decision (duel). True when it was one."""
-        return False
 
     def _enter_step(self, step: str) -> None:
         st = self.state
@@ -141,7 +137,7 @@ class FlowRules(CoopRules):
             sd.hand.append(option)
             self._emit("found", seat, option, private_to=seat)
         elif c.purpose == "deliverance":
-            self._break_held(option, seat, "deliverance")
+            self.mode.break_held(self, option, seat, "deliverance")
         if c.count <= 0 or not c.options:
             self._finish_choice()
 
@@ -171,7 +167,7 @@ class FlowRules(CoopRules):
                     return
                 st.ability_picks = 0
                 continue
-            if self._early_decider() is not None:
+            if self.mode.early_decider(self) is not None:
                 return
             if st.window:
                 return
@@ -183,7 +179,7 @@ class FlowRules(CoopRules):
                 self._do_pass(offer.controller)
                 continue
             if not st.stack:
-                flow = self._mode_flow()
+                flow = self.mode.mode_flow(self)
                 if flow == "wait":
                     return
                 if flow == "again":
@@ -200,11 +196,6 @@ class FlowRules(CoopRules):
                 continue
             if self._flow_step():
                 return
-
-    def _mode_flow(self) -> str | None:
-        """Hook: a mode's own automatic steps with an empty stack: "wait" (a decision waits),
-        "again" (something changed, look again) or None (carry on with the turn)."""
-        return None
 
     def _flow_step(self) -> bool:
         """Advance the turn's steps. True when a decision is now waiting."""
@@ -235,7 +226,7 @@ class FlowRules(CoopRules):
         if step == "evil":
             self._evil_phase(seat)
             st.step = "resistance"
-            st.phase_passes = self._phase_order()
+            st.phase_passes = self.mode.phase_order(self)
             self._emit("phase", seat, data={"phase": "resistance"})
             return False
         if step == "resistance":
@@ -295,7 +286,7 @@ class FlowRules(CoopRules):
         seat = self.turn_seat
         st.turn_no += 1
         sd = st.seats[seat]
-        self._judge_at_turn_start(seat)
+        self.mode.judge_at_turn_start(self, seat)
         if st.result is not None:
             return
         self._emit("turn_started", seat, data={"round": st.round, "turn": st.turn_no})
@@ -306,14 +297,11 @@ class FlowRules(CoopRules):
         sd.laid = 0
         for u in sd.cost_zone:   # Z-2 (DECISION): untap the whole Cost Zone
             st.tapped.discard(u)
-        self._on_turn_start(seat)
+        self.mode.on_turn_start(self, seat)
         for u in self._passive_cards(seat):
             up = self.defs[u].passive.upkeep_humility
             if up:
                 self._change_humility(seat, up, u)
-
-    def _on_turn_start(self, seat: int) -> None:
-        """Hook: duel counters and level-ups that had to wait (S-6)."""
 
     def _end_turn(self, seat: int) -> None:
         st = self.state

@@ -13,7 +13,7 @@ The rules themselves live one module per part of the rules, each a class on top 
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Self, cast
+from typing import Any, Iterable, Mapping, Self
 
 from ..cards.loader import CardSet, load_texts, starter_set
 from . import versions
@@ -22,7 +22,7 @@ from .base import Result
 from .numbers import ABILITIES, ABILITY_PRICE, HIGH_TIER, MAX_HUMILITY, MAX_MATURITY
 from .events import Event
 from .table import TableRules
-from .modes import mode_by_name
+from .modes import find_mode
 from .position import build_from_position
 from .position_dump import to_position
 from .record import RecordError, check_record, make_record, pinned_cards, record_cards, record_seed
@@ -82,7 +82,7 @@ class Game(TableRules):
         game = cls._blank(mode, lineup, seed, settings, card_set, extra_deck_texts, rules)
         game._keep_log = bool(log)
         game.deck_lists = game._choose_decks(list(decks) if decks is not None else None)
-        game._deal()
+        game.mode.deal(game)
         game._advance()
         if game._keep_log:
             game.log.extend(game._events)   # the opening events (first turn, phases) belong to the log
@@ -93,8 +93,8 @@ class Game(TableRules):
     def _blank(cls, mode: str, lineup: str, seed: int, settings: Settings | None, card_set: CardSet | None,
                extra_deck_texts: Iterable[tuple[str, str]], rules: int | None = None) -> Self:
         check_start(mode, lineup, seed)
-        mode_obj = mode_by_name(mode)
-        game = cast(Self, GAME_CLASSES[mode_obj.name]())   # the mode's class, whichever class asked
+        mode_obj = find_mode(mode)
+        game = cls()
         game.mode = mode_obj
         lineup = lineup.upper()
         game.mode.check_lineup(lineup)
@@ -129,14 +129,13 @@ class Game(TableRules):
         want = seats + (1 if evil_needed else 0)
         if decks is None:
             decks = []
-            r = e = 0
+            r = 0
             for ch in self.lineup:
                 if ch == "R":
                     decks.append(DEFAULT_RIGHTEOUS_DECKS[r % len(DEFAULT_RIGHTEOUS_DECKS)])
                     r += 1
                 else:
-                    decks.append(self._default_evil_seat_deck(e))
-                    e += 1
+                    decks.append(self.mode.evil_seat_deck)
             if evil_needed:
                 decks.append(DEFAULT_EVIL_DECK)
         if len(decks) != want:
@@ -152,9 +151,6 @@ class Game(TableRules):
                 raise ValueError(f"deck {deck_id!r} is a {deck.side} deck; seat {i} needs a {side} deck")
             out.append((deck_id, list(deck.cards)))
         return out
-
-    def _default_evil_seat_deck(self, index: int) -> str:
-        return DEFAULT_EVIL_DECK
 
     def _new_cards(self, card_ids: list[str], owner: int) -> list[int]:
         """Give each card a uid (the next free ones, in this order), owned by seat ``owner`` (-1: the
@@ -255,7 +251,7 @@ class Game(TableRules):
         self._events = []
         self.state.state_id += 1
         self._record_action(action)
-        self._do(action)
+        self.mode.do(self, action)
         self._advance()
         return self._finish_action()
 
@@ -274,13 +270,13 @@ class Game(TableRules):
         legal = self.legal_actions(action.seat)
         if action in legal:
             return
-        raise IllegalAction(*self._why_illegal(action))
+        raise IllegalAction(*self.mode.why_illegal(self, action))
 
     def clone(self, log: bool = True) -> Self:
         """A fast independent copy (shares the immutable card table). ``log=False``: the copy keeps
         no event log (search worlds): the log is not copied and its events are not kept."""
         cls = type(self)
-        g = cls.__new__(cls)   # a DuelGame's clone keeps the duel's hooks
+        g = cls.__new__(cls)
         g.mode = self.mode
         g.lineup = self.lineup
         g.seed = self.seed
@@ -435,8 +431,3 @@ class Game(TableRules):
     def _extra_zones(self, put: Any) -> None:
         """Hook: a mode's extra zones (duel Evil seats' own piles)."""
 
-
-#: The Game class that carries each mode's hooks (variants as subclasses, like python-chess). The
-#: duel's class, :class:`~.duel.DuelGame`, builds on ``Game`` and adds itself here when
-#: engine/duel.py is imported (``christianity_game/__init__`` imports it).
-GAME_CLASSES: dict[str, type[Game]] = {"coop": Game, "solo": Game}

@@ -47,7 +47,7 @@ class LegalRules(StackRules):
             return st.choice.seat
         if st.ability_picks:
             return st.ability_chooser
-        early = self._early_decider()
+        early = self.mode.early_decider(self)
         if early is not None:
             return early
         if st.window:
@@ -55,27 +55,13 @@ class LegalRules(StackRules):
         offer = self._active_offer()
         if offer is not None:
             return offer.controller
-        late = self._late_decider()
+        late = self.mode.late_decider(self)
         if late is not None:
             return late
         if st.step in ("lay", "after_lay"):
             return self.turn_seat
         if st.phase_passes:
             return st.phase_passes[0]
-        return None
-
-    def _early_decider(self) -> int | None:
-        """Hook: a mode's decisions that come before stack windows (duel rewards)."""
-        return None
-
-    def _late_decider(self) -> int | None:
-        """Hook: a mode's decisions after stack windows and boosts (duel interrupts, answers)."""
-        return None
-
-    def _early_legal(self, seat: int) -> list[Action] | None:
-        return None
-
-    def _late_legal(self, seat: int) -> list[Action] | None:
         return None
 
     def _active_offer(self) -> Offer | None:
@@ -107,7 +93,7 @@ class LegalRules(StackRules):
             return acts
         if st.ability_picks:
             return [intern_pick(seat, a) for a in self._free_abilities()]
-        early = self._early_legal(seat)
+        early = self.mode.early_legal(self, seat)
         if early is not None:
             return early
         if st.window:
@@ -117,7 +103,7 @@ class LegalRules(StackRules):
         offer = self._active_offer()
         if offer is not None:
             return self._boost_actions(offer)
-        late = self._late_legal(seat)
+        late = self.mode.late_legal(self, seat)
         if late is not None:
             return late
         step = st.step
@@ -135,9 +121,9 @@ class LegalRules(StackRules):
                     if a not in st.abilities and ABILITY_PRICE[a] <= free:
                         acts.append(intern_buy(seat, a))
             if "speed" in st.abilities:
-                acts.extend(self._speed_plays(seat, free, self._playable_cards(seat)))
+                acts.extend(self.mode.speed_plays(self, seat, free, self._playable_cards(seat)))
             if st.abilities:
-                acts.extend(self._ability_uses(seat))
+                acts.extend(self.mode.ability_uses(self, seat))
             return acts
         if step == "resistance":
             acts.extend(self._resist_actions(seat, free))
@@ -145,16 +131,16 @@ class LegalRules(StackRules):
                 playable = self._playable_cards(seat)
                 acts.extend(self._resistance_phase_plays(seat, free, playable))
                 if "speed" in st.abilities:
-                    acts.extend(self._speed_plays(seat, free, playable))
+                    acts.extend(self.mode.speed_plays(self, seat, free, playable))
                 if st.abilities:
-                    acts.extend(self._ability_uses(seat))
+                    acts.extend(self.mode.ability_uses(self, seat))
             return acts
         if step == "main":
-            acts.extend(self._main_plays(seat, free, self._playable_cards(seat)))
+            acts.extend(self.mode.main_plays(self, seat, free, self._playable_cards(seat)))
             if st.seats[seat].held:
-                acts.extend(self._held_resists(seat, free))
+                acts.extend(self.mode.held_resists(self, seat, free))
             if st.abilities:
-                acts.extend(self._ability_uses(seat))
+                acts.extend(self.mode.ability_uses(self, seat))
             return acts
         return acts
 
@@ -225,14 +211,10 @@ class LegalRules(StackRules):
                 out.extend(acts)
         return out
 
-    def _answerable(self) -> list[Threat]:
-        """The pending threats that may be resisted now (co-op: all of them, in any order)."""
-        return self.state.threats
-
     def _resist_actions(self, seat: int, free: int) -> list[Action]:
         out: list[Action] = []
         helps: dict[int, int] = {}   # target seat -> its passive resistance discount (Z-1), or -1: may not help
-        for t in self._answerable():
+        for t in self.mode.answerable(self):
             target = t.target
             discount = helps.get(target)
             if discount is None:

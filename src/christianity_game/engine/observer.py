@@ -31,13 +31,17 @@ and the streaks), D-INT-4..6 (the Evil window, answering), D-W-R and D-W-E (the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from .duel import dominance, evil_seats, next_discount
+from .duel_clocks import evil_limit
 
 if TYPE_CHECKING:
     from .actions import Action
     from .duel_state import DuelState
     from .flow import FlowRules as Game
     from .settings import Settings
+    from .table import TableRules
 
 #: the uid a sink is handed for a card the viewer may not see (a face-down Cost Zone card)
 HIDDEN_UID = -1
@@ -115,25 +119,6 @@ class Sink(Protocol):
     def duel(self, values: dict[str, Any]) -> Any:
         """A duel's bookkeeping: ``values`` by :data:`DUEL_KEYS` (those the walk was asked for),
         plain JSON facts."""
-
-
-class DuelTable(Protocol):
-    """What the duel's part of a view reads of a duel game (``duel.DuelRules``)."""
-
-    @property
-    def state(self) -> Any: ...
-
-    def dominance(self, seat: int) -> int: ...
-
-    def next_discount(self, seat: int) -> int: ...
-
-    def evil_seats(self) -> list[int]: ...
-
-    def righteous_seats(self) -> list[int]: ...
-
-    def evil_limit(self) -> int: ...
-
-    def evil_habituals_in_play(self) -> int: ...
 
 
 def check_viewer(game: "Game", viewer: int | None) -> None:
@@ -373,7 +358,7 @@ def seat_entry(game: "Game", viewer: int | None, i: int, sink: Sink) -> Any:
 # ---------------------------------------------------------------------------------------- the duel
 def duel_part(game: "Game", key: str) -> Any:
     """One key of a duel's bookkeeping (:data:`DUEL_KEYS`) as new plain JSON (KeyError for any other)."""
-    table: DuelTable = game   # type: ignore[assignment]
+    table = cast("TableRules", game)
     st = game.state
     d: DuelState = st.duel
     if key == "chain":
@@ -381,9 +366,9 @@ def duel_part(game: "Game", key: str) -> Any:
                 "seats": list(d.chain_seats), "single_target": not d.chain_mixed}
     # keyed by the seat number as text, so the view is the same after a JSON round trip
     if key == "dominance":
-        return {str(i): table.dominance(i) for i in table.evil_seats()}
+        return {str(i): dominance(table, i) for i in evil_seats(table)}
     if key == "next_discount":
-        return {str(i): table.next_discount(i) for i in table.evil_seats()}
+        return {str(i): next_discount(table, i) for i in evil_seats(table)}
     if key == "plays_this_turn":
         return d.plays[:]
     if key == "failed_temptations_this_turn":
@@ -407,9 +392,9 @@ def duel_part(game: "Game", key: str) -> Any:
     if key == "evil_clock":
         return None if d.e_clock is None else {
             "armed_turn": d.e_clock, "righteous_turns_since": d.e_righteous_turns,
-            "limit": table.evil_limit(), "in_play": table.evil_habituals_in_play()}
+            "limit": evil_limit(table), "in_play": table.evil_habituals_in_play()}
     if key == "evil_limit":
-        return table.evil_limit()
+        return evil_limit(table)
     if key == "replace_spent":
         return sorted(u for u in d.replace_spent if u in st.face_up)
     if key == "counts":

@@ -345,7 +345,7 @@ def build_from_position(cls: type[G], position: dict[str, Any], mode: str, lineu
         st.phase_passes = as_seats(position["phase_passes"], "phase_passes", n_seats)
     elif st.step in ("resistance", "main"):
         st.phase_passes = game._phase_order()
-    game._after_position()
+    game.mode.after_position(game)
     if st.duel is not None:
         _build_duel(game, position.get("duel", {}), flags, ref)
     elif "duel" in position:

@@ -33,11 +33,8 @@ class StackRules(EffectRules):
             st.seats[a.seat].speed_used = True   # Speed (A-1): once per turn outside Main
         item = StackItem("card", a.card, a.seat, a.to_seat, a.threat)
         self._emit("played", a.seat, a.card, data={"to_seat": a.to_seat, "threat": a.threat, "fee": fee})
-        self._on_card_played(a.seat, a.card)
+        self.mode.on_card_played(self, a.seat, a.card)
         self._push(item)
-
-    def _on_card_played(self, seat: int, uid: int) -> None:
-        """Hook: duel counts plays for micro-boosts and micro-rewards."""
 
     def _push(self, item: StackItem) -> None:
         """P-4, P-6: put an item on the stack and open the response window."""
@@ -54,12 +51,12 @@ class StackRules(EffectRules):
         threat = next((t for t in st.threats if t.uid == a.threat), None)
         self._pay(a.seat, a.amount)
         if threat is None:   # CO-7: a holding Habitual, paid in full
-            self._break_held(a.threat, by_seat=a.seat, how="paid")
+            self.mode.break_held(self, a.threat, by_seat=a.seat, how="paid")
             return
         threat.paid += a.amount
         self._emit("resist_paid", a.seat, data={"threat": a.threat, "amount": a.amount})
         if self._remaining(threat) == 0:
-            self._resist_threat(threat, a.seat, "paid")
+            self.mode.resist_threat(self, threat, a.seat, "paid")
 
     def _resist_threat(self, threat: Threat, seat: int, how: str) -> None:
         """P-1 step 2: a resisted threat never reaches the stack; it goes to the Resisted pile."""
@@ -111,7 +108,7 @@ class StackRules(EffectRules):
         self._pay(a.payer, boost.cost + fee)
         offer.taken = offer.taken + (a.index,)
         self._emit("boost_taken", a.seat, offer.uid, data={"index": a.index, "payer": a.payer, "fee": fee})
-        self._on_card_played(a.seat, -1)
+        self.mode.on_card_played(self, a.seat, -1)
         self._push(StackItem("boost", offer.uid, offer.controller, a.to_seat, None, a.index))
 
     def _play_threat(self, uid: int, target: int, by: int | None) -> None:
@@ -149,9 +146,9 @@ class StackRules(EffectRules):
         if card.kind == "resistance" and item.threat is not None:
             threat = next((t for t in st.threats if t.uid == item.threat), None)
             if threat is not None:
-                self._resist_threat(threat, seat, "card")
+                self.mode.resist_threat(self, threat, seat, "card")
             elif item.threat in sd.held:
-                self._break_held(item.threat, seat, "card")
+                self.mode.break_held(self, item.threat, seat, "card")
         attached = False
         for e in card.effects:
             if e.op == "attach":
@@ -199,16 +196,10 @@ class StackRules(EffectRules):
         if card.kind == "evil_habitual":
             st.seats[target].held.append(item.uid)
             self._emit("took_hold", target, item.uid)
-            self._on_habitual_took_hold(item)
+            self.mode.on_habitual_took_hold(self, item)
         else:
             self._to_pile(item.uid, "failed", item.by, target)
-            self._on_temptation_failed(item)
-
-    def _on_habitual_took_hold(self, item: StackItem) -> None:
-        """Hook: duel dominance, pairs, win clocks."""
-
-    def _on_temptation_failed(self, item: StackItem) -> None:
-        """Hook: duel failed-temptation rewards."""
+            self.mode.on_temptation_failed(self, item)
 
     def _can_respond(self, seat: int) -> bool:
         """P-6: the seat holds an Instant it can pay for (its hand or face-up Cost Zone cards)."""

@@ -92,7 +92,7 @@ class TableRules(FlowRules):
         setattr(sd, a.badge, a.value)
         self._emit("manual", a.seat, data={"badge": a.badge, "from": old, "to": a.value})
         if a.badge == "maturity" and a.value > old:
-            self._after_level(a.seat)   # S-8: levels_rewarded makes a level reward only once
+            self.mode.after_level(self, a.seat)   # S-8: levels_rewarded makes a level reward only once
         self._advance()
         return self._finish_action()
 

@@ -123,6 +123,14 @@ VARIANTS: tuple[Variant, ...] = (
 BY_KEY: dict[str, Variant] = {v.key: v for v in VARIANTS}
 BY_ALIAS: dict[str, Variant] = {v.alias: v for v in VARIANTS}
 
+
+def find_variant(name: str) -> Variant:
+    """The variant named ``name`` (its Settings key or its alias); a ValueError naming the known ones."""
+    found = BY_KEY.get(name) or BY_ALIAS.get(name)
+    if found is None:
+        raise ValueError(f"unknown variant {name!r}; known: {', '.join(sorted(BY_ALIAS))}")
+    return found
+
 #: Named sets of variants a table can take in one word (``--variants recommended``). The
 #: recommended set is the tuner's closest to a contest, confirmed on fresh seeds; it does not meet
 #: every target yet (4 departures, ER with Evil Interrupt under the band, and strong bots tilt it):
