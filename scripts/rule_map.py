@@ -153,11 +153,11 @@ def rule_map() -> str:
 
 
 def class_chain() -> str:
-    """The engine's line of classes, lowest first, as ``module.Class`` (from DuelGame's MRO)."""
+    """The engine's line of classes, lowest first, as ``module.Class`` (from the one Game class's MRO, every mode's)."""
     sys.path.insert(0, str(ROOT / "src"))
-    from christianity_game.engine.duel import DuelGame
+    from christianity_game.engine.game import Game
 
-    names = [f"`{c.__module__.rsplit('.', 1)[1]}.{c.__name__}`" for c in reversed(DuelGame.__mro__)
+    names = [f"`{c.__module__.rsplit('.', 1)[1]}.{c.__name__}`" for c in reversed(Game.__mro__)
              if c.__module__.startswith("christianity_game.engine.")]
     return " → ".join(names)
 

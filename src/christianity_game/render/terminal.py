@@ -206,7 +206,7 @@ def _describe_action(game: "Game", a: Action, public: bool, view: Mapping[str, A
         return _describe_pass(game, a, view)
     if isinstance(a, ChooseReward):
         words = _REWARD_WORDS.get(a.reward, a.reward)
-        kind = "micro-boost" if game.state.seats[seat].side == "righteous" else "micro-reward"
+        kind = "micro-boost" if game.lineup[seat] == "R" else "micro-reward"
         text = f"Take the {kind}: {words}"
         if a.to_seat is not None and a.to_seat != seat:
             text += f" → {seat_label(a.to_seat)}"
