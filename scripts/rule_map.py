@@ -1,4 +1,4 @@
-"""The generated parts of docs/design.md: where each rule lives, and the engine's line of classes.
+"""The generated parts of docs/design.md: where each rule lives, and the rules' modules and who calls whom.
 
     .venv/bin/python scripts/rule_map.py            # print both parts
     .venv/bin/python scripts/rule_map.py --write    # rewrite them in docs/design.md
@@ -6,7 +6,7 @@
 
 Both are read from the code, so they cannot drift from it: the rule map from the docstrings of the
 modules of ``engine/`` (each opens with the rule IDs it carries out, as ``docs/rules.md`` numbers
-them), the line of classes from the method resolution order of the duel's Game class.
+them), the table of the rules' modules from their docstrings and imports.
 ``tests/test_docs.py`` checks that docs/design.md holds them exactly as this script makes them.
 """
 
@@ -152,14 +152,33 @@ def rule_map() -> str:
     return "\n".join(lines)
 
 
-def class_chain() -> str:
-    """The engine's line of classes, lowest first, as ``module.Class`` (from the one Game class's MRO, every mode's)."""
-    sys.path.insert(0, str(ROOT / "src"))
-    from christianity_game.engine.game import Game
+#: The modules that carry out the rules, as functions over the game (with ``game`` and ``modes``,
+#: which tie them together): the table of who calls whom is made of these.
+RULE_MODULES = ("base", "costs", "abilities", "badges", "effects", "stack", "legal", "coop", "flow", "table",
+                "duel_rewards", "duel_clocks", "duel", "duel_mode", "modes", "game")
 
-    names = [f"`{c.__module__.rsplit('.', 1)[1]}.{c.__name__}`" for c in reversed(Game.__mro__)
-             if c.__module__.startswith("christianity_game.engine.")]
-    return " → ".join(names)
+
+def _engine_imports(stem: str) -> list[str]:
+    """The rule modules ``stem`` imports (``from .x import ...`` and ``from . import x, y``)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse((ENGINE / f"{stem}.py").read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
+            found.extend(n for n in names if n in RULE_MODULES and n != stem)
+    return sorted(set(found), key=RULE_MODULES.index)
+
+
+def class_chain() -> str:
+    """The rules' modules, lowest first, each with the first sentence of its docstring and the rule
+    modules whose functions it calls (read from its imports): calls only ever go down the table."""
+    lines = ["| module | what it carries out | calls the rules of |", "| --- | --- | --- |"]
+    for stem in RULE_MODULES:
+        doc = ast.get_docstring(ast.parse((ENGINE / f"{stem}.py").read_text(encoding="utf-8"))) or ""
+        first = " ".join(doc.split("\n\n")[0].split()).split(". ")[0].rstrip(".")
+        first = first.split(" (docs/rules.md")[0].replace("|", "\\|")
+        calls = ", ".join(f"`{m}`" for m in _engine_imports(stem)) or "-"
+        lines.append(f"| `{stem}.py` | {first} | {calls} |")
+    return "\n".join(lines)
 
 
 def parts() -> dict[str, str]:

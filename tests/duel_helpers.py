@@ -23,6 +23,8 @@ import pytest
 from christianity_game import PlayCard, Resist
 from christianity_game.engine.actions import ChooseReward
 from christianity_game.engine.events import Event
+from christianity_game.engine.costs import remaining
+from christianity_game.engine.legal import active_offer
 from scenario import FILLER, Scenario
 
 # Cheap Temptations of the duel Evil deck with a fixed resistance (tests read the numbers from the
@@ -80,7 +82,7 @@ class DuelScenario(Scenario):
             return "reward"
         if st.window:
             return "respond"
-        if self.g._active_offer() is not None:
+        if active_offer(self.g) is not None:
             return "boost"
         if self.d.evil_window:
             return "interrupt"
@@ -129,7 +131,7 @@ class DuelScenario(Scenario):
     def resist_all(self, seat: int, threat_card_id: str) -> list[Event]:
         """Pay a pending threat's whole remaining resistance at once."""
         t = next(t for t in self.st.threats if self.g.defs[t.uid].id == threat_card_id)
-        return self.do(Resist(seat, t.uid, self.g._remaining(t)))
+        return self.do(Resist(seat, t.uid, remaining(self.g, t)))
 
     def pass_interrupts(self) -> list[Event]:
         """Every Evil seat holding the interrupt window passes."""

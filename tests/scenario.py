@@ -38,6 +38,7 @@ from christianity_game.cards import starter_set
 from christianity_game.cards.model import CardDef
 from christianity_game.engine.actions import Action
 from christianity_game.engine.events import Event
+from christianity_game.engine.legal import active_offer
 
 # A card id to fill Cost Zones, decks and hands with when which card it is does not matter:
 # an Evil Habitual in a Righteous hand is never playable, so it never adds a legal action.
@@ -244,7 +245,7 @@ class Scenario:
             return "ability"
         if st.window:
             return "respond"
-        if self.g._active_offer() is not None:
+        if active_offer(self.g) is not None:
             return "boost"
         if st.step in ("lay", "after_lay"):
             return str(st.step)

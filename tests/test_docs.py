@@ -1,7 +1,7 @@
 """The documents hold together: docs/design.md agrees with the code, and every document the code,
 the tests and the docs cite is in the repository (docs/design.md, "Docstrings, comments and history").
 
-* the generated parts of docs/design.md (the rule map, the engine's line of classes) are what
+* the generated parts of docs/design.md (the rule map, the table of the rules' modules) are what
   ``scripts/rule_map.py`` makes from the code now, and every rule of docs/rules.md is named by a
   module of ``engine/``;
 * the real import graph of the package keeps to the layers docs/design.md lists;

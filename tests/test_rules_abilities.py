@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from christianity_game import BuyAbility, ChooseAbility, Game, IllegalAction, PlayCard, Resist, UseAbility
+from christianity_game.engine import abilities
 from scenario import ANCHOR, FILLER, Scenario, cost, res
 
 
@@ -65,7 +66,7 @@ def test_A1_duel_benevolence_only_at_maturity_L2_or_higher(maturity: int, may_he
     s = Scenario(mode="duel", lineup="ERR", phase="main", turn_seat=1).abilities("benevolence")
     s.seat(2, maturity=maturity).hand(1, ANCHOR)
     s.start()
-    assert s.g._may_help(2, 1) is may_help
+    assert abilities.may_help(s.g, 2, 1) is may_help
 
 
 # --- A-1 Brotherly Love -------------------------------------------------------------------------

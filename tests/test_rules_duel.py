@@ -20,6 +20,7 @@ from christianity_game.engine.actions import BuyAbility, ChooseAbility, ChooseRe
 from christianity_game.engine.base import GameBase
 from christianity_game.engine.duel import dominance, on_turn_start
 from christianity_game.engine.duel_mode import DuelMode
+from christianity_game.engine.costs import remaining
 from duel_helpers import BROAD, E_FILL, IDLE, LEAVEN, R_FILL, SECRET, DuelScenario, special_reward_with_habitual_in_hand
 from scenario import ANCHOR, Scenario, card, cost, res
 
@@ -759,7 +760,7 @@ def test_D_MR_2_every_fourth_play_of_a_seat_in_a_turn_earns_resisted_or_not() ->
                 s.take_rewards()
             else:
                 t = s.st.threats[0]
-                s.do(Resist(1, t.uid, s.g._remaining(t)))
+                s.do(Resist(1, t.uid, remaining(s.g, t)))
     assert s.pile("failed") == [] and len(s.pile("resisted")) == 8
     assert s.count("mr_four_plays") == 2
     evil = [e for e in s.earned() if e.seat == 0]
@@ -1189,7 +1190,7 @@ def answer(s: DuelScenario, resist: bool) -> None:
     s.expect_decision(1, "answer")
     t = s.st.threats[0]
     if resist:
-        s.do(Resist(1, t.uid, s.g._remaining(t)))
+        s.do(Resist(1, t.uid, remaining(s.g, t)))
     else:
         s.pass_(1)
 
@@ -1780,7 +1781,7 @@ def test_D_MB_2_a_failed_temptation_voids_every_righteous_seats_streak() -> None
             if seat == 1:
                 s.pass_(1)
             else:
-                s.do(Resist(2, t.uid, s.g._remaining(t)))
+                s.do(Resist(2, t.uid, remaining(s.g, t)))
         return s
     now = run(None)
     assert now.count("mb_clean_streak") == 0 and not now.of_kind("boost_earned")

@@ -2,17 +2,18 @@
 
 ``GameBase`` holds what a game is made of (its mode, seats and settings, the immutable card table
 shared by clones, the mutable :class:`~.state.State`) and the small questions all rules ask (whose
-turn, which seats are Righteous, untapped Cost Zone cards). The rules are layered on it, one
-module per part of the rules, each a class that builds on the one below:
+turn, which seats are Righteous, untapped Cost Zone cards). The rules are modules of functions over
+it, one module per part of the rules, each calling only the modules below it:
 
     base -> costs (Z) -> abilities (A) -> badges (S) -> effects (G-5) -> stack (P, CO-5..7)
          -> legal (the move generator) -> coop (CO-4, CO-W) -> flow (CO-1..3, turns and
-         decisions) -> table (G-7, G-8, S-8) -> game (the public Game); duel_clocks (D-W) and
-         duel (D) add the duel's hooks on top of game.
+         decisions) -> table (G-7, G-8, S-8); duel_rewards, duel_clocks (D-W) and duel (D) are
+         the duel's; modes and game (the public Game) tie them together.
 
-A lower module that must reach a rule carried out higher up calls a hook declared here (at the end
-of the class), so every call is typed and no module imports another's private names. Which module
-carries out each rule: docs/design.md, "Where each rule lives".
+``Mode`` declares the hooks through which the rules ask their mode, and through which a lower
+module reaches a rule carried out higher up (``game.mode.do_play(game, a)``): every call is typed
+and no module imports another's private names. Which module carries out each rule: docs/design.md,
+"Where each rule lives".
 
 Rules: G-1..G-4 (seats, sides, kinds), S-1 and S-7 (badge limits; the numbers are in
 :mod:`.numbers`).
@@ -306,9 +307,9 @@ class GameBase:
                                       self.defs[uid].id if uid is not None and uid >= 0 else None, uid, private_to, data))
 
 
-    # ------------------------------------------------------------------ hooks
-    # Rules carried out by a module higher up the chain that lower modules call; each is defined
-    # (overridden) by the module named in its docstring.
+    # ------------------------------------------------------------------ the Game's own
+    # What Game (game.py) carries out and the rules modules ask of it: declared here so that
+    # they are typed on GameBase, which every rule function takes.
 
     def _finish(self, winner: str, reason: str) -> None:
         st = self.state
@@ -320,61 +321,6 @@ class GameBase:
 
     def _deal(self) -> None:
         """Shuffle and deal the opening Cost Zones and hands (``game.Game._deal``)."""
-        raise NotImplementedError
-
-    # The shared (co-op) rules behind the Mode hooks of the same name (``Mode.main_plays`` calls
-    # ``_main_plays``); each is carried out by the module named in its docstring.
-
-    def _main_plays(self, seat: int, free: int, playable: list[int]) -> list["Action"]:
-        """Main-phase plays (``legal.LegalRules``)."""
-        raise NotImplementedError
-
-    def _held_resists(self, seat: int, free: int) -> list["Action"]:
-        """Resisting held Evil Habituals (``legal.LegalRules``)."""
-        raise NotImplementedError
-
-    def _ability_uses(self, seat: int) -> list["Action"]:
-        """Ability uses (``abilities.AbilityRules``)."""
-        raise NotImplementedError
-
-    def _speed_plays(self, seat: int, free: int, playable: list[int]) -> list["Action"]:
-        """Instant-speed plays (``legal.LegalRules``)."""
-        raise NotImplementedError
-
-    def _why_illegal(self, a: "Action") -> tuple[str, str]:
-        """Why an action is refused (``legal.LegalRules``)."""
-        raise NotImplementedError
-
-    def _do(self, a: "Action") -> None:
-        """Carry out a rules action (``flow.FlowRules``)."""
-        raise NotImplementedError
-
-    def _do_play(self, a: "PlayCard") -> None:
-        """Play a card (``stack.StackRules``)."""
-        raise NotImplementedError
-
-    def _do_choose(self, seat: int, option: int) -> None:
-        """Answer an open choice (``flow.FlowRules``)."""
-        raise NotImplementedError
-
-    def _resist_threat(self, threat: "Threat", seat: int, how: str) -> None:
-        """A threat resisted (``stack.StackRules``)."""
-        raise NotImplementedError
-
-    def _break_held(self, uid: int, by_seat: int, how: str) -> None:
-        """A held Evil Habitual broken (``stack.StackRules``)."""
-        raise NotImplementedError
-
-    def _after_level(self, seat: int) -> None:
-        """Level rewards (``badges.BadgeRules``)."""
-        raise NotImplementedError
-
-    def _phase_order(self) -> list[int]:
-        """Who passes in the phase, in order (``flow.FlowRules``)."""
-        raise NotImplementedError
-
-    def _judge_at_turn_start(self, seat: int) -> None:
-        """The co-op wins and losses judged as a turn starts (``coop.CoopRules``)."""
         raise NotImplementedError
 
     def legal_actions(self, seat: int) -> list["Action"]:
@@ -399,11 +345,17 @@ class GameBase:
         """What ``seat`` may see (``game.Game.view``)."""
         raise NotImplementedError
 
+    def _rebuilt(self, actions: list["Action"]) -> Self:
+        """This game started again and played with ``actions`` (``game.Game._rebuilt``)."""
+        raise NotImplementedError
+
 
 class Mode:
     """A game mode: the answers that differ between co-op, solo and duel (like a python-chess
-    variant). Every hook takes the game first; this class's answers are the co-op rules, and a mode
-    overrides what differs (``modes.CoopMode``, ``duel.DuelMode``; the registry is ``modes.MODES``)."""
+    variant). Every hook takes the game first. This class answers what needs no rules module the
+    co-op way; a hook that carries out a shared rule (``do``, ``do_play``, ``main_plays``...) is
+    answered by ``modes.CoopMode`` with the function of that rule's module, and ``duel_mode.DuelMode``
+    answers every hook the duel changes (the registry is ``modes.MODES``)."""
 
     name: ClassVar[str] = "base"
     #: phases in a turn, as steps (CO-2, D-TURN-2)
@@ -473,33 +425,33 @@ class Mode:
         return True
 
     def main_plays(self, game: GameBase, seat: int, free: int, playable: list[int]) -> list["Action"]:
-        return game._main_plays(seat, free, playable)
+        raise NotImplementedError   # modes.CoopMode
 
     def held_resists(self, game: GameBase, seat: int, free: int) -> list["Action"]:
-        return game._held_resists(seat, free)
+        raise NotImplementedError   # modes.CoopMode
 
     def ability_uses(self, game: GameBase, seat: int) -> list["Action"]:
-        return game._ability_uses(seat)
+        raise NotImplementedError   # modes.CoopMode
 
     def speed_plays(self, game: GameBase, seat: int, free: int, playable: list[int]) -> list["Action"]:
-        return game._speed_plays(seat, free, playable)
+        raise NotImplementedError   # modes.CoopMode
 
     def why_illegal(self, game: GameBase, a: "Action") -> tuple[str, str]:
-        return game._why_illegal(a)
+        raise NotImplementedError   # modes.CoopMode
 
     # ------------------------------------------------------------------ doing
     def do(self, game: GameBase, a: "Action") -> None:
-        game._do(a)
+        raise NotImplementedError   # modes.CoopMode
 
     def late_pass(self, game: GameBase, seat: int) -> bool:
         """A pass in a mode's own decision (duel). True when it was one."""
         return False
 
     def do_play(self, game: GameBase, a: "PlayCard") -> None:
-        game._do_play(a)
+        raise NotImplementedError   # modes.CoopMode
 
     def do_choose(self, game: GameBase, seat: int, option: int) -> None:
-        game._do_choose(seat, option)
+        raise NotImplementedError   # modes.CoopMode
 
     def on_card_played(self, game: GameBase, seat: int, uid: int) -> None:
         """A card (uid >= 0) or a boost (-1) was played."""
@@ -513,10 +465,10 @@ class Mode:
         return None
 
     def resist_threat(self, game: GameBase, threat: "Threat", seat: int, how: str) -> None:
-        game._resist_threat(threat, seat, how)
+        raise NotImplementedError   # modes.CoopMode
 
     def break_held(self, game: GameBase, uid: int, by_seat: int, how: str) -> None:
-        game._break_held(uid, by_seat, how)
+        raise NotImplementedError   # modes.CoopMode
 
     def on_temptation_failed(self, game: GameBase, item: "StackItem") -> None:
         """A Temptation failed."""
@@ -530,14 +482,14 @@ class Mode:
         return True
 
     def after_level(self, game: GameBase, seat: int) -> None:
-        game._after_level(seat)
+        raise NotImplementedError   # modes.CoopMode
 
     def on_turn_start(self, game: GameBase, seat: int) -> None:
         """The mode's counters as a turn starts."""
 
     def phase_order(self, game: GameBase) -> list[int]:
-        return game._phase_order()
+        raise NotImplementedError   # modes.CoopMode
 
     def judge_at_turn_start(self, game: GameBase, seat: int) -> None:
         """The wins and losses judged as each turn starts."""
-        game._judge_at_turn_start(seat)
+        raise NotImplementedError   # modes.CoopMode

@@ -47,12 +47,12 @@ from .observer import hidden_zones, shown_uids
 from .rng import Rng
 
 if TYPE_CHECKING:
-    from .table import TableRules
+    from .base import GameBase
 
-G = TypeVar("G", bound="TableRules")
+G = TypeVar("G", bound="GameBase")
 
 
-def hidden_places(game: "TableRules", seat: int | None) -> list[tuple[list[int], int]]:
+def hidden_places(game: "GameBase", seat: int | None) -> list[tuple[list[int], int]]:
     """Every place holding a card that ``seat`` cannot see, as (zone list, index) pairs.
 
     The hidden zones are other seats' hands and face-down Cost Zone cards, every deck and the co-op
@@ -69,7 +69,7 @@ def hidden_places(game: "TableRules", seat: int | None) -> list[tuple[list[int],
     return [(zone, k) for zone in hidden_zones(game, seat) for k, u in enumerate(zone) if u not in seen]
 
 
-def pinned_uids(game: "TableRules") -> list[int]:
+def pinned_uids(game: "GameBase") -> list[int]:
     """The cards the pending state refers to by uid, in a public order: the open boost offers, the
     stack's items (and the threats they answer), the pending threats, the duel's finale threats and
     the threat being answered. A world keeps each of them the card it is (see the module doc)."""
@@ -88,7 +88,7 @@ def pinned_uids(game: "TableRules") -> list[int]:
     return list(dict.fromkeys(out))
 
 
-def _zones(game: "TableRules") -> list[list[int]]:
+def _zones(game: "GameBase") -> list[list[int]]:
     """The zones a hidden card can be in, in a fixed order (so a world's can be found by index)."""
     st = game.state
     out: list[list[int]] = []

@@ -26,29 +26,30 @@ from .actions import Action, ChooseReward, Pass, PlayCard, intern_pass, intern_r
 from .duel_clocks import check_clocks
 from .duel_rewards import boost, count, destroy, destroy_targets, do_reward, earn, hand_habituals
 from .duel_state import DuelState
+from .base import GameBase
 from .state import StackItem, Threat
-from .table import TableRules
+from . import abilities, badges, costs, flow, legal, stack
 
 EVIL_REWARDS = ("draw", "untap", "flip")
 RIGHTEOUS_BOOSTS = ("draw", "humility")
 
 
-def deal(game: TableRules) -> None:
+def deal(game: GameBase) -> None:
     game.state.duel = DuelState(len(game.lineup))
     game._deal()
 
 
-def after_position(game: TableRules) -> None:
+def after_position(game: GameBase) -> None:
     if game.state.duel is None:
         game.state.duel = DuelState(len(game.lineup))
 
 
-def evil_seats(game: TableRules) -> list[int]:
+def evil_seats(game: GameBase) -> list[int]:
     return list(game._evil)   # a new list: callers may keep it
 
 
 # ------------------------------------------------------------------ costs and discounts
-def dominance(game: TableRules, seat: int) -> int:
+def dominance(game: GameBase, seat: int) -> int:
     """D-DOM-1/2: C1 less per 3 of this seat's own Evil Habituals that took hold."""
     owner = game.owner
     own = 0
@@ -59,7 +60,7 @@ def dominance(game: TableRules, seat: int) -> int:
     return own // 3
 
 
-def chain_extends(game: TableRules, seat: int) -> bool:
+def chain_extends(game: GameBase, seat: int) -> bool:
     """D-COMBO-4: with several Evil seats a partner must play the next card."""
     d = game.state.duel
     if d.chain_count == 0:
@@ -67,20 +68,20 @@ def chain_extends(game: TableRules, seat: int) -> bool:
     return len(game._evil) == 1 or seat != d.chain_last
 
 
-def threat_cost(game: TableRules, seat: int, uid: int) -> int:
+def threat_cost(game: GameBase, seat: int, uid: int) -> int:
     """D-COMBO-1, D-DOM-1: the Cost this seat would pay now for this threat."""
     return max(0, game.defs[uid].cost - next_discount(game, seat))
 
 
 # ------------------------------------------------------------------ decisions
-def early_decider(game: TableRules) -> int | None:
+def early_decider(game: GameBase) -> int | None:
     d = game.state.duel
     if d is None or not d.reward_queue:
         return None
     return d.reward_queue[0][0]  # type: ignore[no-any-return]
 
 
-def early_legal(game: TableRules, seat: int) -> list[Action] | None:
+def early_legal(game: GameBase, seat: int) -> list[Action] | None:
     d = game.state.duel
     if not d.reward_queue:
         return None
@@ -98,7 +99,7 @@ def early_legal(game: TableRules, seat: int) -> list[Action] | None:
     return acts
 
 
-def late_decider(game: TableRules) -> int | None:
+def late_decider(game: GameBase) -> int | None:
     d = game.state.duel
     if d is None:
         return None
@@ -109,30 +110,30 @@ def late_decider(game: TableRules) -> int | None:
     return None
 
 
-def late_legal(game: TableRules, seat: int) -> list[Action] | None:
+def late_legal(game: GameBase, seat: int) -> list[Action] | None:
     d = game.state.duel
     if d.evil_window:
         return [intern_pass(seat)] + threat_plays(game, seat, game._untapped(seat))
     if d.answering and d.answer:
         free = game._untapped(seat)
         acts: list[Action] = [intern_pass(seat)]
-        acts.extend(game._resist_actions(seat, free))
+        acts.extend(legal.resist_actions(game, seat, free))
         head = game.state.threats[0]
         if seat == head.target:   # D-INT-2/3: a Resistance card, only in response
-            for u in game._playable_cards(seat):
-                if game.defs[u].kind == "resistance" and game._card_resists(u, head.uid, head.resistance):
-                    acts.extend(game._play_variants(seat, u, free, head.uid))
+            for u in costs.playable_cards(game, seat):
+                if game.defs[u].kind == "resistance" and costs.card_resists(game, u, head.uid, head.resistance):
+                    acts.extend(legal.play_variants(game, seat, u, free, head.uid))
         return acts
     return None
 
 
-def next_discount(game: TableRules, seat: int) -> int:
+def next_discount(game: GameBase, seat: int) -> int:
     """What this seat's next threat costs less now: its chain step and its dominance (D-COMBO-1,
     D-DOM-1); ``threat_cost`` for one card."""
     return (game.state.duel.chain_count if chain_extends(game, seat) else 0) + dominance(game, seat)
 
 
-def threat_limit_reached(game: TableRules, seat: int) -> bool:
+def threat_limit_reached(game: GameBase, seat: int) -> bool:
     """The threatLimit variant: the seat has played its threats for this turn (D-INT-4 as
     printed sets no limit; ``plays`` counts the seat's cards this turn, and an Evil seat plays
     only threats)."""
@@ -140,21 +141,21 @@ def threat_limit_reached(game: TableRules, seat: int) -> bool:
     return bool(limit) and game.state.duel.plays[seat] >= limit
 
 
-def why_illegal(game: TableRules, a: Action) -> tuple[str, str]:
+def why_illegal(game: GameBase, a: Action) -> tuple[str, str]:
     if isinstance(a, PlayCard) and game.state.seats[a.seat].side == "evil" and threat_limit_reached(game, a.seat):
         return ("threat_limit", f"seat {a.seat} has played its {game.settings.threat_limit} threats this turn "
                                 "(the threatLimit play-test variant)")
-    return game._why_illegal(a)
+    return legal.why_illegal(game, a)
 
 
-def threat_plays(game: TableRules, seat: int, free: int) -> list[Action]:
+def threat_plays(game: GameBase, seat: int, free: int) -> list[Action]:
     if threat_limit_reached(game, seat):
         return []
     out: list[Action] = []
     targets = game._righteous
     defs = game.defs
     budget = -1   # free + the seat's discount (D-COMBO-1, D-DOM-1), worked out when a card needs it
-    for u in game._playable_cards(seat):
+    for u in costs.playable_cards(game, seat):
         card = defs[u]
         if card.kind in THREAT_KINDS:
             cost = card.cost
@@ -165,7 +166,7 @@ def threat_plays(game: TableRules, seat: int, free: int) -> list[Action]:
     return out
 
 
-def can_threaten(game: TableRules, seat: int) -> bool:
+def can_threaten(game: GameBase, seat: int) -> bool:
     """The seat could play a threat now: one costs no more than its untapped cards, or its
     cheapest one no more than its untapped cards and its discount."""
     if threat_limit_reached(game, seat):
@@ -173,7 +174,7 @@ def can_threaten(game: TableRules, seat: int) -> bool:
     defs = game.defs
     free = -1
     dearer: list[int] = []   # costs above the untapped count
-    for u in game._playable_cards(seat):
+    for u in costs.playable_cards(game, seat):
         card = defs[u]
         if card.kind in THREAT_KINDS:
             if free < 0:
@@ -184,55 +185,55 @@ def can_threaten(game: TableRules, seat: int) -> bool:
     return bool(dearer) and min(dearer) <= free + next_discount(game, seat)
 
 
-def answerable(game: TableRules) -> list[Threat]:
+def answerable(game: GameBase) -> list[Threat]:
     d = game.state.duel
     if d is None or not d.answering or not game.state.threats:
         return []
     return [game.state.threats[0]]   # D-INT-4: each answered on its own, in order
 
 
-def benevolence_ok(game: TableRules, seat: int) -> bool:
+def benevolence_ok(game: GameBase, seat: int) -> bool:
     return game.state.seats[seat].maturity >= 2   # A-1: Double Resistance only at L2+ in duel
 
 
-def main_plays(game: TableRules, seat: int, free: int, playable: list[int]) -> list[Action]:
+def main_plays(game: GameBase, seat: int, free: int, playable: list[int]) -> list[Action]:
     if game.state.seats[seat].side == "evil":
         return threat_plays(game, seat, free)
     # D-INT-3: no Resistance card on its own in a duel
-    return [a for a in game._main_plays(seat, free, playable)
+    return [a for a in legal.main_plays(game, seat, free, playable)
             if not (isinstance(a, PlayCard) and game.defs[a.card].kind == "resistance")]
 
 
-def held_resists(game: TableRules, seat: int, free: int) -> list[Action]:
+def held_resists(game: GameBase, seat: int, free: int) -> list[Action]:
     if game.state.seats[seat].side == "evil":
         return []
-    return game._held_resists(seat, free)
+    return legal.held_resists(game, seat, free)
 
 
-def ability_uses(game: TableRules, seat: int) -> list[Action]:
+def ability_uses(game: GameBase, seat: int) -> list[Action]:
     if game.state.seats[seat].side == "evil":
         return []
-    return game._ability_uses(seat)
+    return abilities.ability_uses(game, seat)
 
 
-def speed_plays(game: TableRules, seat: int, free: int, playable: list[int]) -> list[Action]:
+def speed_plays(game: GameBase, seat: int, free: int, playable: list[int]) -> list[Action]:
     if game.state.seats[seat].side == "evil":
         return []
-    return game._speed_plays(seat, free, playable)
+    return legal.speed_plays(game, seat, free, playable)
 
 
 # ------------------------------------------------------------------ doing
-def do(game: TableRules, a: Action) -> None:
+def do(game: GameBase, a: Action) -> None:
     d = game.state.duel
     if not (isinstance(a, Pass) and d.evil_window and a.seat == d.evil_window[0]):
         d.quiet = False   # a new moment: Evil may interrupt again after it
     if isinstance(a, ChooseReward):
         do_reward(game, a)
         return
-    game._do(a)
+    flow.do(game, a)
 
 
-def late_pass(game: TableRules, seat: int) -> bool:
+def late_pass(game: GameBase, seat: int) -> bool:
     d = game.state.duel
     if d.evil_window:
         d.evil_window.pop(0)
@@ -243,10 +244,10 @@ def late_pass(game: TableRules, seat: int) -> bool:
     return False
 
 
-def do_play(game: TableRules, a: PlayCard) -> None:
+def do_play(game: GameBase, a: PlayCard) -> None:
     card = game.defs[a.card]
     if not card.is_threat:
-        game._do_play(a)
+        stack.do_play(game, a)
         return
     st = game.state
     d = game.state.duel
@@ -256,8 +257,8 @@ def do_play(game: TableRules, a: PlayCard) -> None:
     if not extends:
         d.reset_chain()
     from_cz = a.card in st.seats[a.seat].cost_zone
-    game._pay(a.seat, cost, prefer=a.card if from_cz else None)
-    game._take_from_play_zone(a.seat, a.card)
+    costs.pay(game, a.seat, cost, prefer=a.card if from_cz else None)
+    costs.take_from_play_zone(game, a.seat, a.card)
     game._emit("played", a.seat, a.card, data={"to_seat": a.to_seat, "cost": cost, "chain": d.chain_count})
     d.chain_count += 1
     d.chain_last = a.seat
@@ -267,7 +268,7 @@ def do_play(game: TableRules, a: PlayCard) -> None:
         d.chain_target = a.to_seat
     elif d.chain_target != a.to_seat:
         d.chain_mixed = True
-    game._play_threat(a.card, a.to_seat, a.seat)
+    stack.play_threat(game, a.card, a.to_seat, a.seat)
     count(game, "threats_played")
     if cost == 0:   # D-COMBO-2: a free play restarts the chain; D-MR-4: a finale if chained down
         if d.chain_count >= 2 and not d.chain_mixed:
@@ -281,7 +282,7 @@ def do_play(game: TableRules, a: PlayCard) -> None:
     d.evil_window = evil_window_order(game, after=a.seat)
 
 
-def evil_window_order(game: TableRules, after: int | None, skip: int | None = None) -> list[int]:
+def evil_window_order(game: GameBase, after: int | None, skip: int | None = None) -> list[int]:
     """The Evil seats that may play a threat now, in the order they are asked: after ``after``
     (the seat that just played, so partners can extend its chain); ``skip``: a seat left out."""
     evil = game._evil
@@ -293,7 +294,7 @@ def evil_window_order(game: TableRules, after: int | None, skip: int | None = No
     return [s for s in evil if s != skip and can_threaten(game, s)]
 
 
-def on_card_played(game: TableRules, seat: int, uid: int) -> None:
+def on_card_played(game: GameBase, seat: int, uid: int) -> None:
     if uid < 0:
         return   # a boost is not a played card
     d = game.state.duel
@@ -316,22 +317,22 @@ def on_card_played(game: TableRules, seat: int, uid: int) -> None:
         boost(game, seat)
 
 
-def do_choose(game: TableRules, seat: int, option: int) -> None:
+def do_choose(game: GameBase, seat: int, option: int) -> None:
     c = game.state.choice
     if c is not None and c.purpose == "destroy":
         game.state.choice = None
         destroy(game, option, seat)
         return
-    game._do_choose(seat, option)
+    flow.do_choose(game, seat, option)
 
 
-def on_left_cost_zone(game: TableRules, seat: int, uid: int) -> None:
+def on_left_cost_zone(game: GameBase, seat: int, uid: int) -> None:
     d = game.state.duel
     if uid in d.replace_spent:   # Z-6: draw a spent replacement into the Cost Zone
         d.replace_spent.discard(uid)
         sd = game.state.seats[seat]
         if not sd.deck:
-            game._reshuffle(seat)
+            badges.reshuffle(game, seat)
         if sd.deck:
             new = sd.deck.pop()
             sd.cost_zone.append(new)
@@ -340,7 +341,7 @@ def on_left_cost_zone(game: TableRules, seat: int, uid: int) -> None:
 
 
 # ------------------------------------------------------------------ threats answered
-def mode_flow(game: TableRules) -> str | None:
+def mode_flow(game: GameBase) -> str | None:
     st = game.state
     d = game.state.duel
     if d.reward_queue:
@@ -356,11 +357,11 @@ def mode_flow(game: TableRules) -> str | None:
             d.answering = True
             d.answer_head = head.uid
             d.answer = answer_order(game, head)
-        if game._decision_in(d.answer):   # seats with nothing to do but take it are passed
+        if flow.decision_in(game, d.answer):   # seats with nothing to do but take it are passed
             return "wait"
         st.threats.pop(0)   # nobody resisted: it fails (D-INT-5)
         d.answer_head = None
-        game._fail_threat(head, game.turn_seat)
+        flow.fail_threat(game, head, game.turn_seat)
         return "again"
     if d.answering:   # D-COMBO-3: the Righteous side has responded
         d.answering = False
@@ -378,14 +379,14 @@ def mode_flow(game: TableRules) -> str | None:
     return None
 
 
-def window_waits(game: TableRules) -> str:
+def window_waits(game: GameBase) -> str:
     """D-INT-1: the first Evil seat of the open window decides (its options kept with the decision)."""
     seat = game.state.duel.evil_window[0]
-    game._open_decision(seat, game._options(seat))
+    legal.open_decision(game, seat, legal.options(game, seat))
     return "wait"
 
 
-def before_laying(game: TableRules) -> bool:
+def before_laying(game: GameBase) -> bool:
     """Z-5, D-INT-1 (rules 2): a Righteous seat's Draw phase is over and it has not begun laying
     its Cost Zone: Evil may interrupt now ("before or after, never during")."""
     st = game.state
@@ -395,25 +396,25 @@ def before_laying(game: TableRules) -> bool:
     return sd.side == "righteous" and sd.laid == 0
 
 
-def answer_order(game: TableRules, t: Threat) -> list[int]:
+def answer_order(game: GameBase, t: Threat) -> list[int]:
     order = [t.target]
     for i in game._turn_order_from(t.target):
-        if i != t.target and game.state.seats[i].side == "righteous" and game._may_help(i, t.target):
+        if i != t.target and game.state.seats[i].side == "righteous" and abilities.may_help(game, i, t.target):
             order.append(i)
     return order
 
 
-def resist_threat(game: TableRules, threat: Threat, seat: int, how: str) -> None:
+def resist_threat(game: GameBase, threat: Threat, seat: int, how: str) -> None:
     d = game.state.duel
     target = threat.target
-    game._resist_threat(threat, seat, how)
+    stack.resist_threat(game, threat, seat, how)
     d.finale.pop(threat.uid, None)
     d.answer_head = None
     count(game, "threats_resisted")
     streak(game, target)
 
 
-def streak(game: TableRules, seat: int) -> None:
+def streak(game: GameBase, seat: int) -> None:
     """D-MB-2: 3 resisted in a turn with no Temptation failed earns a boost."""
     d = game.state.duel
     if d.voided[seat]:
@@ -424,13 +425,13 @@ def streak(game: TableRules, seat: int) -> None:
         boost(game, seat)
 
 
-def break_held(game: TableRules, uid: int, by_seat: int, how: str) -> None:
-    game._break_held(uid, by_seat, how)
+def break_held(game: GameBase, uid: int, by_seat: int, how: str) -> None:
+    stack.break_held(game, uid, by_seat, how)
     if game.state.seats[by_seat].side == "righteous":
         streak(game, by_seat)   # D-MB-2: by any means: paying, a card, or an ability
 
 
-def on_temptation_failed(game: TableRules, item: StackItem) -> None:
+def on_temptation_failed(game: GameBase, item: StackItem) -> None:
     d = game.state.duel
     target = item.threat if item.threat is not None else game.turn_seat
     if game.rules >= 2:   # D-MB-2: any failed Temptation voids every Righteous seat's streak that turn
@@ -446,7 +447,7 @@ def on_temptation_failed(game: TableRules, item: StackItem) -> None:
         earn(game, item.by)
 
 
-def on_habitual_took_hold(game: TableRules, item: StackItem) -> None:
+def on_habitual_took_hold(game: GameBase, item: StackItem) -> None:
     d = game.state.duel
     count(game, "habituals_taken")
     d.r_clock = None   # D-W-R: an Evil Habitual entering play restarts the clean round
@@ -461,7 +462,7 @@ def on_habitual_took_hold(game: TableRules, item: StackItem) -> None:
         earn(game, by)
 
 
-def after_failed(game: TableRules, item: StackItem) -> None:
+def after_failed(game: GameBase, item: StackItem) -> None:
     seats = game.state.duel.finale.pop(item.uid, None)
     if seats and game.settings.finale_reward:   # D-MR-4 (the finaleReward variant may turn it off)
         count(game, "mr_finale")
@@ -470,11 +471,11 @@ def after_failed(game: TableRules, item: StackItem) -> None:
 
 
 # ------------------------------------------------------------------ levels, abilities, turns
-def may_level(game: TableRules, seat: int) -> bool:
+def may_level(game: GameBase, seat: int) -> bool:
     return game.state.seats[seat].levels_this_turn < 1   # S-6
 
 
-def after_level(game: TableRules, seat: int) -> None:
+def after_level(game: GameBase, seat: int) -> None:
     """A-3, A-4: each seat's new level gives it a free ability and recharges the others."""
     st = game.state
     d = game.state.duel
@@ -485,12 +486,12 @@ def after_level(game: TableRules, seat: int) -> None:
             for a in ("restoration", "deliverance"):
                 if a in st.abilities:
                     st.charged.add(a)
-            if game._free_abilities():
+            if abilities.free_abilities(game):
                 st.ability_picks += 1
                 st.ability_chooser = seat
 
 
-def on_turn_start(game: TableRules, seat: int) -> None:
+def on_turn_start(game: GameBase, seat: int) -> None:
     d = game.state.duel
     d.reset_chain()   # D-COMBO-3: at the next turn
     d.plays = [0] * len(d.plays)
@@ -508,10 +509,10 @@ def on_turn_start(game: TableRules, seat: int) -> None:
     if game.rules >= 3 and sd.side == "evil" and not sd.deck:
         refill_evil_seat(game, seat)
     if game.settings.humility_rollover and sd.humility >= 10 and sd.maturity < 3:
-        game._check_rollover(seat)   # S-6/S-7: a level-up that had to wait at 10
+        badges.check_rollover(game, seat)   # S-6/S-7: a level-up that had to wait at 10
 
 
-def refill_evil_seat(game: TableRules, seat: int) -> None:
+def refill_evil_seat(game: GameBase, seat: int) -> None:
     """DECISION (rules 3): an Evil seat that starts its turn with an empty deck shuffles the
     cards it played that lie in the Resisted and Failed piles into a new deck. Only at the start
     of its own turn, so a reward loop cannot feed on it within a turn; the stalemate score
@@ -532,5 +533,5 @@ def refill_evil_seat(game: TableRules, seat: int) -> None:
     game._emit("evil_deck_refilled", seat, data={"cards": len(cards)})
 
 
-def phase_order(game: TableRules) -> list[int]:
+def phase_order(game: GameBase) -> list[int]:
     return [game.turn_seat]

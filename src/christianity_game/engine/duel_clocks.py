@@ -7,7 +7,7 @@ hooks (:mod:`.duel_mode`).
 
 from __future__ import annotations
 
-from .table import TableRules
+from .base import GameBase
 
 EVIL_HABITUALS_PER_SEAT = 7   # D-W-E as printed (the evilHabituals variant changes it per table)
 #: the events that go with every change to what the win clocks read: Maturity raised (S-5) or set
@@ -15,7 +15,7 @@ EVIL_HABITUALS_PER_SEAT = 7   # D-W-E as printed (the evilHabituals variant chan
 CLOCK_EVENTS = ("maturity", "manual", "took_hold", "habitual_broken")
 
 
-def judge_at_turn_start(game: TableRules, seat: int) -> None:
+def judge_at_turn_start(game: GameBase, seat: int) -> None:
     """D-W-R and D-W-E, judged as each turn starts; a turn cap ends a test game by score."""
     st = game.state
     d = game.state.duel
@@ -47,7 +47,7 @@ def judge_at_turn_start(game: TableRules, seat: int) -> None:
         game._finish("righteous" if r > e else "evil", f"turn cap {cap} reached: decided by the stalemate score")
 
 
-def judge_humility_pressure(game: TableRules) -> None:
+def judge_humility_pressure(game: GameBase) -> None:
     """The humilityWin variant, judged as each round starts (the last one has just ended): Evil
     wins once every Righteous seat has ended that many rounds in a row at Humility 0."""
     st = game.state
@@ -62,16 +62,16 @@ def judge_humility_pressure(game: TableRules) -> None:
         game._finish("evil", f"every Righteous seat ended {rounds} at Humility 0")
 
 
-def evil_limit(game: TableRules) -> int:
+def evil_limit(game: GameBase) -> int:
     """D-W-E: Evil Habituals in play for the Evil win (7 a seat as printed; the evilHabituals variant)."""
     return game.settings.evil_habituals * len(game._evil)
 
 
-def righteous_clean(game: TableRules) -> bool:
+def righteous_clean(game: GameBase) -> bool:
     return game._all_l3() and game.evil_habituals_in_play() == 0
 
 
-def check_clocks(game: TableRules) -> None:
+def check_clocks(game: GameBase) -> None:
     """D-W-R, D-W-E: arm or disarm the win clocks. What they read (Maturity, the Evil Habituals
     held and in the field) changes only with one of CLOCK_EVENTS, so the look is skipped while
     no such event has happened since the last one (the look is the same whenever it is taken)."""

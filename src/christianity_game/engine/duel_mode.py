@@ -5,8 +5,6 @@ duel's own (:mod:`.duel`, :mod:`.duel_clocks`). Listed in :data:`~.modes.MODES`.
 
 from __future__ import annotations
 
-from typing import cast
-
 from .actions import Action, PlayCard
 from .base import GameBase, Mode
 from .duel import (ability_uses, after_level, after_position, answerable, benevolence_ok, break_held, deal,
@@ -17,7 +15,6 @@ from .duel import (ability_uses, after_level, after_position, answerable, benevo
 from .duel_clocks import judge_at_turn_start
 from .numbers import ABILITIES
 from .state import StackItem, Threat
-from .table import TableRules
 
 __all__ = ["DUEL_ABILITIES", "DuelMode"]
 
@@ -85,88 +82,88 @@ class DuelMode(Mode):
 
     # ------------------------------------------------------------------ the duel's rules (duel.py)
     def deal(self, game: GameBase) -> None:
-        deal(cast(TableRules, game))
+        deal(game)
 
     def after_position(self, game: GameBase) -> None:
-        after_position(cast(TableRules, game))
+        after_position(game)
 
     def early_decider(self, game: GameBase) -> int | None:
-        return early_decider(cast(TableRules, game))
+        return early_decider(game)
 
     def early_legal(self, game: GameBase, seat: int) -> list[Action] | None:
-        return early_legal(cast(TableRules, game), seat)
+        return early_legal(game, seat)
 
     def late_decider(self, game: GameBase) -> int | None:
-        return late_decider(cast(TableRules, game))
+        return late_decider(game)
 
     def late_legal(self, game: GameBase, seat: int) -> list[Action] | None:
-        return late_legal(cast(TableRules, game), seat)
+        return late_legal(game, seat)
 
     def answerable(self, game: GameBase) -> list[Threat]:
-        return answerable(cast(TableRules, game))
+        return answerable(game)
 
     def benevolence_ok(self, game: GameBase, seat: int) -> bool:
-        return benevolence_ok(cast(TableRules, game), seat)
+        return benevolence_ok(game, seat)
 
     def main_plays(self, game: GameBase, seat: int, free: int, playable: list[int]) -> list[Action]:
-        return main_plays(cast(TableRules, game), seat, free, playable)
+        return main_plays(game, seat, free, playable)
 
     def held_resists(self, game: GameBase, seat: int, free: int) -> list[Action]:
-        return held_resists(cast(TableRules, game), seat, free)
+        return held_resists(game, seat, free)
 
     def ability_uses(self, game: GameBase, seat: int) -> list[Action]:
-        return ability_uses(cast(TableRules, game), seat)
+        return ability_uses(game, seat)
 
     def speed_plays(self, game: GameBase, seat: int, free: int, playable: list[int]) -> list[Action]:
-        return speed_plays(cast(TableRules, game), seat, free, playable)
+        return speed_plays(game, seat, free, playable)
 
     def why_illegal(self, game: GameBase, a: Action) -> tuple[str, str]:
-        return why_illegal(cast(TableRules, game), a)
+        return why_illegal(game, a)
 
     def do(self, game: GameBase, a: Action) -> None:
-        do(cast(TableRules, game), a)
+        do(game, a)
 
     def late_pass(self, game: GameBase, seat: int) -> bool:
-        return late_pass(cast(TableRules, game), seat)
+        return late_pass(game, seat)
 
     def do_play(self, game: GameBase, a: PlayCard) -> None:
-        do_play(cast(TableRules, game), a)
+        do_play(game, a)
 
     def do_choose(self, game: GameBase, seat: int, option: int) -> None:
-        do_choose(cast(TableRules, game), seat, option)
+        do_choose(game, seat, option)
 
     def on_card_played(self, game: GameBase, seat: int, uid: int) -> None:
-        on_card_played(cast(TableRules, game), seat, uid)
+        on_card_played(game, seat, uid)
 
     def on_left_cost_zone(self, game: GameBase, seat: int, uid: int) -> None:
-        on_left_cost_zone(cast(TableRules, game), seat, uid)
+        on_left_cost_zone(game, seat, uid)
 
     def mode_flow(self, game: GameBase) -> str | None:
-        return mode_flow(cast(TableRules, game))
+        return mode_flow(game)
 
     def resist_threat(self, game: GameBase, threat: Threat, seat: int, how: str) -> None:
-        resist_threat(cast(TableRules, game), threat, seat, how)
+        resist_threat(game, threat, seat, how)
 
     def break_held(self, game: GameBase, uid: int, by_seat: int, how: str) -> None:
-        break_held(cast(TableRules, game), uid, by_seat, how)
+        break_held(game, uid, by_seat, how)
 
     def on_temptation_failed(self, game: GameBase, item: StackItem) -> None:
-        on_temptation_failed(cast(TableRules, game), item)
+        on_temptation_failed(game, item)
 
     def on_habitual_took_hold(self, game: GameBase, item: StackItem) -> None:
-        on_habitual_took_hold(cast(TableRules, game), item)
+        on_habitual_took_hold(game, item)
 
     def may_level(self, game: GameBase, seat: int) -> bool:
-        return may_level(cast(TableRules, game), seat)
+        return may_level(game, seat)
 
     def after_level(self, game: GameBase, seat: int) -> None:
-        after_level(cast(TableRules, game), seat)
+        after_level(game, seat)
 
     def on_turn_start(self, game: GameBase, seat: int) -> None:
-        on_turn_start(cast(TableRules, game), seat)
+        on_turn_start(game, seat)
 
     def phase_order(self, game: GameBase) -> list[int]:
-        return phase_order(cast(TableRules, game))
+        return phase_order(game)
 
     def judge_at_turn_start(self, game: GameBase, seat: int) -> None:
-        judge_at_turn_start(cast(TableRules, game), seat)
+        judge_at_turn_start(game, seat)

@@ -7,16 +7,17 @@ duel's rules (:mod:`.duel`); ``count`` keeps the duel's tallies for the lab.
 from __future__ import annotations
 
 from .actions import ChooseReward
+from .base import GameBase
 from .state import Choice
-from .table import TableRules
+from . import badges
 
 
-def count(game: TableRules, what: str, n: int = 1) -> None:
+def count(game: GameBase, what: str, n: int = 1) -> None:
     c = game.state.duel.counts
     c[what] = c.get(what, 0) + n
 
 
-def earn(game: TableRules, seat: int, bonus: bool = False) -> None:
+def earn(game: GameBase, seat: int, bonus: bool = False) -> None:
     """Queue an Evil micro-reward; every 5th of the turn is special (D-MR-5); same-turn bonus."""
     d = game.state.duel
     cap = game.settings.reward_cap
@@ -49,22 +50,22 @@ def earn(game: TableRules, seat: int, bonus: bool = False) -> None:
                     earn(game, s, bonus=True)
 
 
-def boost(game: TableRules, seat: int) -> None:
+def boost(game: GameBase, seat: int) -> None:
     game.state.duel.reward_queue.append((seat, "righteous"))
     count(game, "micro_boosts")
     game._emit("boost_earned", seat)
 
 
-def destroy_targets(game: TableRules) -> list[int]:
+def destroy_targets(game: GameBase) -> list[int]:
     return [u for i in game._righteous for u in game.state.seats[i].in_play]
 
 
-def hand_habituals(game: TableRules) -> list[int]:
+def hand_habituals(game: GameBase) -> list[int]:
     return [u for i in game._righteous for u in game.state.seats[i].hand
             if game.defs[u].kind == "righteous_habitual"]
 
 
-def do_reward(game: TableRules, a: ChooseReward) -> None:
+def do_reward(game: GameBase, a: ChooseReward) -> None:
     st = game.state
     d = game.state.duel
     d.reward_queue.pop(0)
@@ -72,9 +73,9 @@ def do_reward(game: TableRules, a: ChooseReward) -> None:
     game._emit("reward_taken", a.seat, data={"reward": a.reward, "to_seat": to})
     count(game, f"reward_{a.reward}" if st.seats[a.seat].side == "evil" else f"boost_{a.reward}")
     if a.reward == "draw":
-        game._draw(to, 2)
+        badges.draw(game, to, 2)
     elif a.reward == "humility":
-        game._change_humility(to, 1, None)
+        badges.change_humility(game, to, 1, None)
     elif a.reward == "untap":
         tapped = [u for u in st.seats[to].cost_zone if u in st.tapped]
         for u in tapped[-2:]:
@@ -98,7 +99,7 @@ def do_reward(game: TableRules, a: ChooseReward) -> None:
                 game._emit("destroyed_nothing", a.seat)
 
 
-def destroy(game: TableRules, uid: int, by: int) -> None:
+def destroy(game: GameBase, uid: int, by: int) -> None:
     """D-MR-5: a Righteous Habitual is removed from the game (to its owner's discard, DECISION)."""
     st = game.state
     for i in game.righteous_seats():

@@ -22,302 +22,321 @@ from .actions import (
     UseAbility,
 )
 from .numbers import ABILITY_PRICE
-from .coop import CoopRules
 from .state import Offer, StackItem, Threat
+from .abilities import free_abilities, gain_ability, may_help, use_ability
+from .badges import change_humility, discard, draw
+from .base import GameBase
+from .coop import evil_phase
+from .costs import flip_random, pay
+from .effects import run_effect
+from .legal import active_offer, boost_actions, open_decision, options
+from .stack import do_boost, do_resist, push, resolve
 
 
-class FlowRules(CoopRules):
-    """The turn and phase machine and the decision queue: what happens next, and who decides."""
+def do(game: GameBase, a: Action) -> None:
+    st = game.state
+    kind = type(a)   # action classes are final: the common kinds by type first
+    if kind is Pass:
+        do_pass(game, a.seat)
+    elif kind is LayCostZone:
+        assert isinstance(a, LayCostZone)
+        sd = st.seats[a.seat]
+        sd.hand.remove(a.card)
+        sd.cost_zone.append(a.card)
+        sd.laid += 1
+        game._emit("laid", a.seat)
+    elif isinstance(a, Choose):
+        game.mode.do_choose(game, a.seat, a.option)
+    elif isinstance(a, PlayCard):
+        game.mode.do_play(game, a)
+        reset_phase_passes(game)
+    elif isinstance(a, Resist):
+        do_resist(game, a)
+        reset_phase_passes(game)
+    elif isinstance(a, TakeBoost):
+        do_boost(game, a)
+    elif isinstance(a, ChooseAbility):
+        st.ability_picks -= 1
+        gain_ability(game, a.ability, a.seat, "chosen")
+    elif isinstance(a, BuyAbility):
+        pay(game, a.seat, ABILITY_PRICE[a.ability])
+        gain_ability(game, a.ability, a.seat, "bought")
+    elif isinstance(a, UseAbility):
+        use_ability(game, a)
+        reset_phase_passes(game)
+    else:  # pragma: no cover - every listed action type is handled above
+        raise IllegalAction("not_legal", f"unhandled action {a!r}")
 
-    __slots__ = ()
 
-    def _do(self, a: Action) -> None:
-        st = self.state
-        kind = type(a)   # action classes are final: the common kinds by type first
-        if kind is Pass:
-            self._do_pass(a.seat)
-        elif kind is LayCostZone:
-            assert isinstance(a, LayCostZone)
-            sd = st.seats[a.seat]
-            sd.hand.remove(a.card)
-            sd.cost_zone.append(a.card)
-            sd.laid += 1
-            self._emit("laid", a.seat)
-        elif isinstance(a, Choose):
-            self.mode.do_choose(self, a.seat, a.option)
-        elif isinstance(a, PlayCard):
-            self.mode.do_play(self, a)
-            self._reset_phase_passes()
-        elif isinstance(a, Resist):
-            self._do_resist(a)
-            self._reset_phase_passes()
-        elif isinstance(a, TakeBoost):
-            self._do_boost(a)
-        elif isinstance(a, ChooseAbility):
-            st.ability_picks -= 1
-            self._gain_ability(a.ability, a.seat, "chosen")
-        elif isinstance(a, BuyAbility):
-            self._pay(a.seat, ABILITY_PRICE[a.ability])
-            self._gain_ability(a.ability, a.seat, "bought")
-        elif isinstance(a, UseAbility):
-            self._use_ability(a)
-            self._reset_phase_passes()
-        else:  # pragma: no cover - every listed action type is handled above
-            raise IllegalAction("not_legal", f"unhandled action {a!r}")
+def reset_phase_passes(game: GameBase) -> None:
+    st = game.state
+    if st.step in ("resistance", "main"):
+        st.phase_passes = game.mode.phase_order(game)
 
-    def _reset_phase_passes(self) -> None:
-        st = self.state
-        if st.step in ("resistance", "main"):
-            st.phase_passes = self.mode.phase_order(self)
 
-    def _phase_order(self) -> list[int]:
-        st = self.state
-        active = self.turn_seat
-        order = [active]
-        if st.step == "resistance" and st.threats:
-            for i in self._turn_order_from(active):
-                if i != active and self._may_help(i, active) and self._untapped(i) > 0:
-                    order.append(i)
-        return order
+def phase_order(game: GameBase) -> list[int]:
+    st = game.state
+    active = game.turn_seat
+    order = [active]
+    if st.step == "resistance" and st.threats:
+        for i in game._turn_order_from(active):
+            if i != active and may_help(game, i, active) and game._untapped(i) > 0:
+                order.append(i)
+    return order
 
-    def _do_pass(self, seat: int) -> None:
-        st = self.state
+
+def do_pass(game: GameBase, seat: int) -> None:
+    st = game.state
+    if st.choice is not None:
+        finish_choice(game)
+        return
+    if st.window:
+        st.window.pop(0)
+        return
+    offer = active_offer(game)
+    if offer is not None:
+        st.offers.pop()
+        if offer.fast and st.stack and st.stack[-1].uid == offer.uid:
+            st.stack[-1].fast_done = True
+        return
+    if game.mode.late_pass(game, seat):
+        return
+    if st.step == "lay":
+        st.step = "after_lay"
+        if game.settings.mat_abilities and "vibrancy" in st.abilities:
+            flip_random(game, seat, 2)   # Vibrancy (A-1): DECISION random face-down cards
+        return
+    if st.step == "after_lay":
+        enter_step(game, next_step(game, "after_lay"))
+        return
+    if st.phase_passes:
+        st.phase_passes.pop(0)
+
+
+def enter_step(game: GameBase, step: str) -> None:
+    st = game.state
+    st.step = step
+    if step == "main":
+        st.phase_passes = [game.turn_seat]
+        game._emit("phase", game.turn_seat, data={"phase": "main"})
+    on_phase_change(game)
+
+
+def on_phase_change(game: GameBase) -> None:
+    """Hook: duel micro-boost tallies reset each phase (D-MB-1)."""
+
+
+def next_step(game: GameBase, step: str) -> str:
+    steps = game.mode.steps
+    return steps[steps.index(step) + 1]
+
+
+def do_choose(game: GameBase, seat: int, option: int) -> None:
+    st = game.state
+    c = st.choice
+    assert c is not None
+    c.options.remove(option)
+    c.count -= 1
+    c.minimum -= 1
+    if c.purpose in ("overflow", "discard"):
+        discard(game, seat, option, overflow=c.purpose == "overflow")
+    elif c.purpose == "search":
+        sd = st.seats[seat]
+        sd.deck.remove(option)
+        sd.hand.append(option)
+        game._emit("found", seat, option, private_to=seat)
+    elif c.purpose == "deliverance":
+        game.mode.break_held(game, option, seat, "deliverance")
+    if c.count <= 0 or not c.options:
+        finish_choice(game)
+
+
+def finish_choice(game: GameBase) -> None:
+    st = game.state
+    c = st.choice
+    st.choice = None
+    if c is not None and c.purpose == "search":
+        st.rng.shuffle(st.seats[c.seat].deck)
+
+
+def advance(game: GameBase) -> None:
+    """Run automatic steps until a decision is needed or the game is over."""
+    st = game.state
+    guard = 0
+    while st.result is None:
+        guard += 1
+        if guard > 100000:  # pragma: no cover - a flow bug, never a game state
+            raise RuntimeError("the game flow did not reach a decision")
         if st.choice is not None:
-            self._finish_choice()
+            return
+        if st.effects:
+            effect, ctx = st.effects.pop(0)
+            run_effect(game, effect, ctx)
+            continue
+        if st.ability_picks:
+            if game.settings.mat_abilities and free_abilities(game):
+                return
+            st.ability_picks = 0
+            continue
+        if game.mode.early_decider(game) is not None:
             return
         if st.window:
-            st.window.pop(0)
             return
-        offer = self._active_offer()
-        if offer is not None:
-            st.offers.pop()
-            if offer.fast and st.stack and st.stack[-1].uid == offer.uid:
-                st.stack[-1].fast_done = True
-            return
-        if self.mode.late_pass(self, seat):
-            return
-        if st.step == "lay":
-            st.step = "after_lay"
-            if self.settings.mat_abilities and "vibrancy" in st.abilities:
-                self._flip_random(seat, 2)   # Vibrancy (A-1): DECISION random face-down cards
-            return
-        if st.step == "after_lay":
-            self._enter_step(self._next_step("after_lay"))
-            return
-        if st.phase_passes:
-            st.phase_passes.pop(0)
-
-    def _enter_step(self, step: str) -> None:
-        st = self.state
-        st.step = step
-        if step == "main":
-            st.phase_passes = [self.turn_seat]
-            self._emit("phase", self.turn_seat, data={"phase": "main"})
-        self._on_phase_change()
-
-    def _on_phase_change(self) -> None:
-        """Hook: duel micro-boost tallies reset each phase (D-MB-1)."""
-
-    def _next_step(self, step: str) -> str:
-        steps = self.mode.steps
-        return steps[steps.index(step) + 1]
-
-    def _do_choose(self, seat: int, option: int) -> None:
-        st = self.state
-        c = st.choice
-        assert c is not None
-        c.options.remove(option)
-        c.count -= 1
-        c.minimum -= 1
-        if c.purpose in ("overflow", "discard"):
-            self._discard(seat, option, overflow=c.purpose == "overflow")
-        elif c.purpose == "search":
-            sd = st.seats[seat]
-            sd.deck.remove(option)
-            sd.hand.append(option)
-            self._emit("found", seat, option, private_to=seat)
-        elif c.purpose == "deliverance":
-            self.mode.break_held(self, option, seat, "deliverance")
-        if c.count <= 0 or not c.options:
-            self._finish_choice()
-
-    def _finish_choice(self) -> None:
-        st = self.state
-        c = st.choice
-        st.choice = None
-        if c is not None and c.purpose == "search":
-            st.rng.shuffle(st.seats[c.seat].deck)
-
-    def _advance(self) -> None:
-        """Run automatic steps until a decision is needed or the game is over."""
-        st = self.state
-        guard = 0
-        while st.result is None:
-            guard += 1
-            if guard > 100000:  # pragma: no cover - a flow bug, never a game state
-                raise RuntimeError("the game flow did not reach a decision")
-            if st.choice is not None:
+        offers = st.offers
+        if offers and offers[-1].depth == len(st.stack):   # the active offer (no effect waits here)
+            offer = offers[-1]
+            if len(boost_actions(game, offer)) > 1:
                 return
-            if st.effects:
-                effect, ctx = st.effects.pop(0)
-                self._run_effect(effect, ctx)
-                continue
-            if st.ability_picks:
-                if self.settings.mat_abilities and self._free_abilities():
-                    return
-                st.ability_picks = 0
-                continue
-            if self.mode.early_decider(self) is not None:
+            do_pass(game, offer.controller)
+            continue
+        if not st.stack:
+            flow = game.mode.mode_flow(game)
+            if flow == "wait":
                 return
-            if st.window:
-                return
-            offers = st.offers
-            if offers and offers[-1].depth == len(st.stack):   # the active offer (no effect waits here)
-                offer = offers[-1]
-                if len(self._boost_actions(offer)) > 1:
-                    return
-                self._do_pass(offer.controller)
+            if flow == "again":
                 continue
-            if not st.stack:
-                flow = self.mode.mode_flow(self)
-                if flow == "wait":
-                    return
-                if flow == "again":
-                    continue
-            if st.stack:
-                top = st.stack[-1]
-                if top.kind == "card" and not top.fast_done:
-                    top.fast_done = True
-                    if any(b.fast for b in self.defs[top.uid].boosts):
-                        st.offers.append(Offer(top.uid, top.controller, True, len(st.stack), top.to_seat))
-                    continue
-                st.stack.pop()
-                self._resolve(top)
+        if st.stack:
+            top = st.stack[-1]
+            if top.kind == "card" and not top.fast_done:
+                top.fast_done = True
+                if any(b.fast for b in game.defs[top.uid].boosts):
+                    st.offers.append(Offer(top.uid, top.controller, True, len(st.stack), top.to_seat))
                 continue
-            if self._flow_step():
-                return
+            st.stack.pop()
+            resolve(game, top)
+            continue
+        if flow_step(game):
+            return
 
-    def _flow_step(self) -> bool:
-        """Advance the turn's steps. True when a decision is now waiting."""
-        st = self.state
-        step = st.step
-        seat = self.turn_seat
-        if step == "turn_start":
-            self._start_turn()
-            if st.result is None and st.step == "turn_start":
-                st.step = "draw"
-            return False
-        if step == "draw":
-            self._draw(seat, max(0, self.mode.draw_count(self, seat)
-                                  + self._passive_total(seat, "draw")))
-            st.step = "lay"
-            self._on_cost_zone_phase(seat)
-            return False
-        if step == "lay":   # Z-3: the turn seat lays its Cost Zone (its only decision until it passes)
-            self._open_decision(seat, self._options(seat))
-            return True
-        if step == "after_lay":
-            legal = self._options(seat)
-            if len(legal) > 1:
-                self._open_decision(seat, legal)
-                return True
-            self._enter_step(self._next_step("after_lay"))   # nothing to do but pass: move on
-            return False
-        if step == "evil":
-            self._evil_phase(seat)
-            st.step = "resistance"
-            st.phase_passes = self.mode.phase_order(self)
-            self._emit("phase", seat, data={"phase": "resistance"})
-            return False
-        if step == "resistance":
-            if self._phase_decision_waits():
-                return True
-            st.step = "fail"
-            return False
-        if step == "fail":
-            if st.threats:   # CO-6: unresisted threats fail, in the order they were played
-                self._fail_threat(st.threats.pop(0), seat)
-                return False
-            self._enter_step("main")
-            return False
-        if step == "main":
-            if self._phase_decision_waits():
-                return True
-            st.step = "end"
-            return False
-        if step == "end":
-            self._end_turn(seat)
-            return False
-        return True  # pragma: no cover
 
-    def _phase_decision_waits(self) -> bool:
-        """Skip seats whose only choice in the phase is to pass; True when someone must decide."""
-        return self._decision_in(self.state.phase_passes)
-
-    def _decision_in(self, queue: list[int]) -> bool:
-        """Pass for the seats at the head of ``queue`` whose only option is to pass; True when the
-        seat now at its head must decide (its options kept with the decision)."""
-        while queue:
-            seat = queue[0]
-            legal = self._options(seat)
-            if len(legal) > 1:
-                self._open_decision(seat, legal)
-                return True
-            queue.pop(0)
+def flow_step(game: GameBase) -> bool:
+    """Advance the turn's steps. True when a decision is now waiting."""
+    st = game.state
+    step = st.step
+    seat = game.turn_seat
+    if step == "turn_start":
+        start_turn(game)
+        if st.result is None and st.step == "turn_start":
+            st.step = "draw"
         return False
+    if step == "draw":
+        draw(game, seat, max(0, game.mode.draw_count(game, seat)
+                              + game._passive_total(seat, "draw")))
+        st.step = "lay"
+        on_cost_zone_phase(game, seat)
+        return False
+    if step == "lay":   # Z-3: the turn seat lays its Cost Zone (its only decision until it passes)
+        open_decision(game, seat, options(game, seat))
+        return True
+    if step == "after_lay":
+        legal = options(game, seat)
+        if len(legal) > 1:
+            open_decision(game, seat, legal)
+            return True
+        enter_step(game, next_step(game, "after_lay"))   # nothing to do but pass: move on
+        return False
+    if step == "evil":
+        evil_phase(game, seat)
+        st.step = "resistance"
+        st.phase_passes = game.mode.phase_order(game)
+        game._emit("phase", seat, data={"phase": "resistance"})
+        return False
+    if step == "resistance":
+        if phase_decision_waits(game):
+            return True
+        st.step = "fail"
+        return False
+    if step == "fail":
+        if st.threats:   # CO-6: unresisted threats fail, in the order they were played
+            fail_threat(game, st.threats.pop(0), seat)
+            return False
+        enter_step(game, "main")
+        return False
+    if step == "main":
+        if phase_decision_waits(game):
+            return True
+        st.step = "end"
+        return False
+    if step == "end":
+        end_turn(game, seat)
+        return False
+    return True  # pragma: no cover
 
-    def _fail_threat(self, t: Threat, controller: int) -> None:
-        """CO-6, D-INT-5: an unresisted threat fails: it goes on the stack to take its effect."""
-        item = StackItem("threat", t.uid, controller, None, t.target)
-        item.by = t.by
-        self._emit("failed", t.target, t.uid)
-        self._push(item)
 
-    def _on_cost_zone_phase(self, seat: int) -> None:
-        st = self.state
-        self._emit("phase", seat, data={"phase": "cost_zone"})
-        if self.settings.mat_abilities and "foresight" in st.abilities:
-            n = self.mode.evil_plays(self, seat)
-            st.foresight = st.evil_deck[-n:][::-1]
-            self._emit("revealed", seat, data={"foresight": [self.defs[u].id for u in st.foresight]})
+def phase_decision_waits(game: GameBase) -> bool:
+    """Skip seats whose only choice in the phase is to pass; True when someone must decide."""
+    return decision_in(game, game.state.phase_passes)
 
-    def _start_turn(self) -> None:
-        st = self.state
-        seat = self.turn_seat
-        st.turn_no += 1
-        sd = st.seats[seat]
-        self.mode.judge_at_turn_start(self, seat)
-        if st.result is not None:
-            return
-        self._emit("turn_started", seat, data={"round": st.round, "turn": st.turn_no})
-        for other in st.seats:
-            other.gained = 0
-        sd.levels_this_turn = 0
-        sd.speed_used = False
-        sd.laid = 0
-        for u in sd.cost_zone:   # Z-2 (DECISION): untap the whole Cost Zone
-            st.tapped.discard(u)
-        self.mode.on_turn_start(self, seat)
-        for u in self._passive_cards(seat):
-            up = self.defs[u].passive.upkeep_humility
-            if up:
-                self._change_humility(seat, up, u)
 
-    def _end_turn(self, seat: int) -> None:
-        st = self.state
-        sd = st.seats[seat]
-        if self.settings.mat_abilities and "cost_zone_power" in st.abilities and sd.gained >= 3 and sd.deck:
-            sd.cost_zone.append(sd.deck.pop())   # Cost Zone Power (A-1)
-            self._emit("cost_zone_power", seat)
-        st.foresight = []
-        sd.love_to = sd.love_to  # Brotherly Love lasts until the next card
-        self._next_turn()
+def decision_in(game: GameBase, queue: list[int]) -> bool:
+    """Pass for the seats at the head of ``queue`` whose only option is to pass; True when the
+    seat now at its head must decide (its options kept with the decision)."""
+    while queue:
+        seat = queue[0]
+        legal = options(game, seat)
+        if len(legal) > 1:
+            open_decision(game, seat, legal)
+            return True
+        queue.pop(0)
+    return False
 
-    def _next_turn(self) -> None:
-        st = self.state
-        st.turn_index += 1
-        if st.turn_index >= len(self._order):
-            st.turn_index = 0
-            st.round += 1
-        st.step = "turn_start"
+
+def fail_threat(game: GameBase, t: Threat, controller: int) -> None:
+    """CO-6, D-INT-5: an unresisted threat fails: it goes on the stack to take its effect."""
+    item = StackItem("threat", t.uid, controller, None, t.target)
+    item.by = t.by
+    game._emit("failed", t.target, t.uid)
+    push(game, item)
+
+
+def on_cost_zone_phase(game: GameBase, seat: int) -> None:
+    st = game.state
+    game._emit("phase", seat, data={"phase": "cost_zone"})
+    if game.settings.mat_abilities and "foresight" in st.abilities:
+        n = game.mode.evil_plays(game, seat)
+        st.foresight = st.evil_deck[-n:][::-1]
+        game._emit("revealed", seat, data={"foresight": [game.defs[u].id for u in st.foresight]})
+
+
+def start_turn(game: GameBase) -> None:
+    st = game.state
+    seat = game.turn_seat
+    st.turn_no += 1
+    sd = st.seats[seat]
+    game.mode.judge_at_turn_start(game, seat)
+    if st.result is not None:
+        return
+    game._emit("turn_started", seat, data={"round": st.round, "turn": st.turn_no})
+    for other in st.seats:
+        other.gained = 0
+    sd.levels_this_turn = 0
+    sd.speed_used = False
+    sd.laid = 0
+    for u in sd.cost_zone:   # Z-2 (DECISION): untap the whole Cost Zone
+        st.tapped.discard(u)
+    game.mode.on_turn_start(game, seat)
+    for u in game._passive_cards(seat):
+        up = game.defs[u].passive.upkeep_humility
+        if up:
+            change_humility(game, seat, up, u)
+
+
+def end_turn(game: GameBase, seat: int) -> None:
+    st = game.state
+    sd = st.seats[seat]
+    if game.settings.mat_abilities and "cost_zone_power" in st.abilities and sd.gained >= 3 and sd.deck:
+        sd.cost_zone.append(sd.deck.pop())   # Cost Zone Power (A-1)
+        game._emit("cost_zone_power", seat)
+    st.foresight = []
+    sd.love_to = sd.love_to  # Brotherly Love lasts until the next card
+    next_turn(game)
+
+
+def next_turn(game: GameBase) -> None:
+    st = game.state
+    st.turn_index += 1
+    if st.turn_index >= len(game._order):
+        st.turn_index = 0
+        st.round += 1
+    st.step = "turn_start"
 

@@ -6,8 +6,9 @@ the state, runs every automatic step up to the next decision and returns the eve
 what a seat may see; ``clone``, ``to_record`` and ``to_position`` copy it. All waiting is data;
 nothing here prints, blocks or does I/O.
 
-The rules themselves live one module per part of the rules, each a class on top of the one below
-(:mod:`.base` has the line; docs/design.md, "Where each rule lives", the map). Rules here: G-6
+The rules themselves are modules of functions over the game, one module per part of the rules
+(:mod:`.base` has their order; docs/design.md, "Where each rule lives", the map); ``Game`` calls
+them by name. Rules here: G-6
 (seeded, reproducible games; records), Z-4 and the opening hand (DECISION) at the deal.
 """
 
@@ -18,10 +19,9 @@ from typing import Any, Iterable, Mapping, Self
 from ..cards.loader import CardSet, load_texts, starter_set
 from . import versions
 from .actions import TABLE_ACTIONS, Action, IllegalAction, action_from_json
-from .base import Result
+from .base import GameBase, Result
 from .numbers import ABILITIES, ABILITY_PRICE, HIGH_TIER, MAX_HUMILITY, MAX_MATURITY
 from .events import Event
-from .table import TableRules
 from .modes import find_mode
 from .position import build_from_position
 from .position_dump import to_position
@@ -32,6 +32,10 @@ from .rng import Rng, game_rng
 from .seatview import SeatView
 from .state import Seat, State
 from .view import make_view
+from .badges import draw
+from .flow import advance
+from .legal import decider, legal_for, options
+from .table import apply_table, end_waiting, finish_action, manual_actions, undo_refusal
 
 __all__ = ["ABILITIES", "ABILITY_PRICE", "HIGH_TIER", "MAX_HUMILITY", "MAX_MATURITY", "Game", "Result"]
 
@@ -59,7 +63,7 @@ def _listed(action: object, actions: list[Action]) -> bool:
     return False
 
 
-class Game(TableRules):
+class Game(GameBase):
     """One game of the Christianity Strategy Card Game (docs/design.md, "The engine's contract")."""
 
     __slots__ = ()
@@ -83,7 +87,7 @@ class Game(TableRules):
         game._keep_log = bool(log)
         game.deck_lists = game._choose_decks(list(decks) if decks is not None else None)
         game.mode.deal(game)
-        game._advance()
+        advance(game)
         if game._keep_log:
             game.log.extend(game._events)   # the opening events (first turn, phases) belong to the log
         game._events = []
@@ -182,7 +186,7 @@ class Game(TableRules):
                 for _ in range(self.mode.opening_cost_zone(self, seat_no)):
                     if seat.deck:
                         seat.cost_zone.append(seat.deck.pop())
-                self._draw(seat_no, self.settings.opening_hand, quiet=True)
+                draw(self, seat_no, self.settings.opening_hand, quiet=True)
             else:
                 st.evil_deck = uids
         st.step = "turn_start"
@@ -196,13 +200,13 @@ class Game(TableRules):
         cache = self._legal_cache
         if cache is not None and cache[0] == st.state_id and cache[3]:
             return [(cache[1], cache[2])]   # the decision the flow opened
-        seat = self._decider()
+        seat = decider(self)
         if seat is None:
             return []
         if cache is not None and cache[0] == st.state_id and cache[1] == seat:
             actions = cache[2]
         else:
-            actions = self._options(seat)   # the seat is the decider: no need to ask again
+            actions = options(self, seat)   # the seat is the decider: no need to ask again
         self._legal_cache = (st.state_id, seat, actions, True)
         return [(seat, actions)]
 
@@ -211,7 +215,7 @@ class Game(TableRules):
         cache = self._legal_cache
         if cache is not None and cache[0] == self.state.state_id and cache[1] == seat:
             return cache[2]
-        actions = self._legal(seat)
+        actions = legal_for(self, seat)
         self._legal_cache = (self.state.state_id, seat, actions, False)
         return actions
 
@@ -232,16 +236,28 @@ class Game(TableRules):
                 raise IllegalAction("malformed", f"not an action: {action!r}")
             action.check_types()
             if isinstance(action, TABLE_ACTIONS):
-                return self._apply_table(action)
+                return apply_table(self, action)
             self._check(action)
         return self._carry_out(action)
 
     def apply_unchecked(self, action: Action) -> None:
         """The fast path for bots and replays: no legality check (the action must be legal)."""
         if isinstance(action, TABLE_ACTIONS):
-            self._apply_table(action)
+            apply_table(self, action)
             return
         self._carry_out(action)
+
+    def manual_actions(self, seat: int) -> list[Action]:
+        """S-8: the manual adjustments ``seat`` may make now (never in ``legal_actions``)."""
+        return manual_actions(self, seat)
+
+    def undo_refusal(self, seat: int) -> tuple[str, str] | None:
+        """Why ``seat`` may not undo now (a reason code and words), or None when it may (G-7)."""
+        return undo_refusal(self, seat)
+
+    def end_waiting(self) -> list[int]:
+        """G-8: the seats whose answer a standing offer to end still waits for."""
+        return end_waiting(self)
 
     def _carry_out(self, action: Action) -> list[Event]:
         """Take a legal rules action: live seat views take their snapshot, the action is recorded
@@ -252,8 +268,8 @@ class Game(TableRules):
         self.state.state_id += 1
         self._record_action(action)
         self.mode.do(self, action)
-        self._advance()
-        return self._finish_action()
+        advance(self)
+        return finish_action(self)
 
     def _check(self, action: Action) -> None:
         st = self.state
@@ -263,10 +279,10 @@ class Game(TableRules):
                                              f"({res.reason})")
         if not isinstance(action.seat, int) or not 0 <= action.seat < len(st.seats):
             raise IllegalAction("no_such_seat", f"there is no seat {action.seat!r}")
-        decider = self._decider()
-        if action.seat != decider:
+        waiting_for = decider(self)
+        if action.seat != waiting_for:
             raise IllegalAction("not_your_decision",
-                                f"seat {action.seat} may not act now; the game waits for seat {decider}")
+                                f"seat {action.seat} may not act now; the game waits for seat {waiting_for}")
         legal = self.legal_actions(action.seat)
         if action in legal:
             return

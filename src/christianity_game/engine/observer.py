@@ -35,13 +35,14 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from .duel import dominance, evil_seats, next_discount
 from .duel_clocks import evil_limit
+from .costs import remaining
+from .legal import decider
 
 if TYPE_CHECKING:
     from .actions import Action
     from .duel_state import DuelState
-    from .flow import FlowRules as Game
+    from .base import GameBase as Game
     from .settings import Settings
-    from .table import TableRules
 
 #: the uid a sink is handed for a card the viewer may not see (a face-down Cost Zone card)
 HIDDEN_UID = -1
@@ -177,7 +178,7 @@ def _whole_view(game: "Game", viewer: int | None, sink: Sink) -> dict[str, Any]:
     return {
         "state_id": st.state_id, "mode": game.mode.name, "lineup": game.lineup, "round": st.round,
         "max_rounds": game.settings.max_rounds if game.mode.has_round_limit else None, "turn_seat": game.turn_seat,
-        "phase": game.phase, "viewer": viewer, "decider": game._decider(), "seats": _seats(game, viewer, sink),
+        "phase": game.phase, "viewer": viewer, "decider": decider(game), "seats": _seats(game, viewer, sink),
         "stack": _stack(game, sink), "threats": _threats(game, sink), "evil_deck_size": len(st.evil_deck),
         "foresight": sink.cards("foresight", -1, st.foresight), "field": sink.cards("field", -1, st.field),
         "piles": sink.piles(st.resisted, st.failed), "abilities": _abilities(game, sink),
@@ -197,7 +198,7 @@ def view_part(game: "Game", viewer: int | None, key: str, sink: Sink, duel_keys:
     if key == "threats":
         return _threats(game, sink)
     if key == "decider":
-        return game._decider()
+        return decider(game)
     if key == "choice":
         return _choice(game, viewer, sink)
     if key == "field":
@@ -245,7 +246,7 @@ def _threats(game: "Game", sink: Sink) -> Any:
     d = st.duel
     rows: list[ThreatRow] = []
     for t in st.threats:
-        rows.append((t.uid, t.target, t.by, t.resistance, t.paid, game._remaining(t),
+        rows.append((t.uid, t.target, t.by, t.resistance, t.paid, remaining(game, t),
                      d is not None and t.uid in d.finale))
     return sink.threats(rows)
 
@@ -358,7 +359,7 @@ def seat_entry(game: "Game", viewer: int | None, i: int, sink: Sink) -> Any:
 # ---------------------------------------------------------------------------------------- the duel
 def duel_part(game: "Game", key: str) -> Any:
     """One key of a duel's bookkeeping (:data:`DUEL_KEYS`) as new plain JSON (KeyError for any other)."""
-    table = cast("TableRules", game)
+    table = game
     st = game.state
     d: DuelState = st.duel
     if key == "chain":

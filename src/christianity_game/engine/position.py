@@ -42,9 +42,11 @@ from .position_format import (
 from .rng import game_rng_from_state
 from .settings import Settings
 from .state import PHASE_OF_STEP, Choice, Ctx, Offer, StackItem, Threat
+from .costs import x_value
+from .flow import advance, phase_order
 
 if TYPE_CHECKING:
-    from .table import TableRules as Game
+    from .base import GameBase as Game
 
 G = TypeVar("G", bound="Game")
 
@@ -257,7 +259,7 @@ def build_from_position(cls: type[G], position: dict[str, Any], mode: str, lineu
         by = opt_seat(t, "by", where, n_seats)
         uid = place({"id": t.get("card"), **{k: v for k, v in t.items() if k in CARD_FLAGS}},
                     by if by is not None else -1, where)
-        resistance = t["resistance"] if "resistance" in t else game._x_value(cards.card(uid), target)
+        resistance = t["resistance"] if "resistance" in t else x_value(game, cards.card(uid), target)
         st.threats.append(Threat(uid, target, by, as_int(resistance, f"{where} resistance", 0),
                                  as_int(t.get("paid", 0), f"{where} paid", 0)))
     for n, raw in enumerate(as_list(position.get("stack", []), "stack")):
@@ -344,7 +346,7 @@ def build_from_position(cls: type[G], position: dict[str, Any], mode: str, lineu
     if "phase_passes" in position:
         st.phase_passes = as_seats(position["phase_passes"], "phase_passes", n_seats)
     elif st.step in ("resistance", "main"):
-        st.phase_passes = game._phase_order()
+        st.phase_passes = phase_order(game)
     game.mode.after_position(game)
     if st.duel is not None:
         _build_duel(game, position.get("duel", {}), flags, ref)
@@ -359,7 +361,7 @@ def build_from_position(cls: type[G], position: dict[str, Any], mode: str, lineu
                                          game.rules)
         except ValueError:
             raise PositionError(f"rng: must be a whole number or a '0x...' string, not {value!r}") from None
-    game._advance()
+    advance(game)
     game.log.extend(game._events)
     game._events = []
     return game

@@ -37,7 +37,7 @@ from .view import CardTable, FrozenSink, card_table
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .flow import FlowRules as Game
+    from .base import GameBase as Game
 
 Frozen = Mapping[str, Any]
 

@@ -25,7 +25,7 @@ from .observer import HIDDEN_UID, StackRow, ThreatRow, observe
 if TYPE_CHECKING:
     from ..cards.model import CardDef
     from .actions import Action
-    from .flow import FlowRules as Game
+    from .base import GameBase as Game
     from .settings import Settings
 
 Frozen = Mapping[str, Any]
