@@ -193,6 +193,49 @@ def test_refusals_raised_are_declared_and_declared_ones_raised() -> None:
     assert not stale, f"listed as rare but raised: {stale}"
 
 
+def test_refusals_are_asked_of_the_move_generator() -> None:
+    """A refusal is found from what the move generator lists (``legal.why_illegal``), not restated:
+    on seeded games of every mode, a refused rules action is "cannot_afford" exactly when the
+    generator would list it if every Cost Zone could pay anything (``options_at_any_cost``), and
+    asking that leaves the game as it was (the same legal list, untapped counts and state id); each
+    decision the generator lists by (``decision``) is one of ``DECISIONS``, and the Pass it always
+    offers outside a choice is listed."""
+    from christianity_game.engine import legal
+    checked = {"cannot_afford": 0, "other": 0}
+    for mode, lineup, count in GAMES:
+        for seed in range(count):
+            game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=Settings(mat_abilities=seed % 2 == 0))
+            rnd = random.Random(seed)
+            rngs = {name: random.Random(f"why-{mode}-{lineup}-{seed}-{name}") for name in MAKERS}
+            steps = 0
+            while game.result is None and steps < 1_500:
+                steps += 1
+                seat, acts = game.pending[0]
+                kind = legal.decision(game)
+                assert kind in legal.DECISIONS
+                if kind not in ("choice", "ability_pick", "mode_early"):
+                    assert Pass(seat) in acts, (mode, seed, kind)
+                if rnd.random() < 0.3:
+                    before = (game.state.state_id, [game._untapped(i) for i in range(len(game.state.seats))])
+                    at_any_cost = legal.options_at_any_cost(game, seat)
+                    assert (game.state.state_id, [game._untapped(i) for i in range(len(game.state.seats))]) == before
+                    assert legal.options(game, seat) == acts
+                    for cand in _candidates(game, rngs):
+                        if isinstance(cand, TABLE_ACTIONS) or cand.seat != seat:
+                            continue
+                        try:
+                            game.clone().apply(cand)
+                        except IllegalAction as exc:
+                            if exc.code == "cannot_afford":
+                                assert cand in at_any_cost, (mode, seed, cand)
+                                checked["cannot_afford"] += 1
+                            else:
+                                assert cand not in at_any_cost or isinstance(cand, TakeBoost), (mode, seed, cand, exc)
+                                checked["other"] += 1
+                game.apply_unchecked(rnd.choice(acts))
+    assert checked["cannot_afford"] > 0 and checked["other"] > 100, checked
+
+
 def test_the_browsers_action_words_are_generated_from_the_declarations() -> None:
     """``server/static/actions.js`` (the descriptions and the words of an undone action that the
     board and the log show) and docs/protocol.md's refusal table are what the declarations make."""

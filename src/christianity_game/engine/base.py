@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from .state import StackItem, Threat
 
 
+#: what ``GameBase._untapped`` answers while the move generator is asked to ignore every price
+#: (``legal.options_at_any_cost``): more than any card, boost, ability or resistance costs
+UNLIMITED_COST = 1_000
+
 # CO-4 (DECISION): threats the Evil deck plays at the active seat, by that seat's Maturity.
 EVIL_PLAYS_BY_MATURITY = (1, 2, 4, 5)
 
@@ -65,7 +69,7 @@ class GameBase:
                  "_order", "deck_lists", "extra_deck_texts", "_events", "_legal_cache", "_position", "rules",
                  "_pinned", "_keep_log", "event_counts", "_history", "action_count", "_moves", "reveals",
                  "end_offer", "end_accepted", "_righteous", "_evil", "_mates", "_rotations", "_views", "_card_plays", "_instants",
-                 "_clock_inputs")
+                 "_clock_inputs", "_unlimited_cost")
 
     mode: Mode
     lineup: str
@@ -126,6 +130,9 @@ class GameBase:
         self._instants: frozenset[int] | None = None
         # duel: the changes the win clocks last looked at (``duel._check_clocks``); -1: look again
         self._clock_inputs = -1
+        # True only while ``legal.why_illegal`` asks the move generator what it would list if
+        # every Cost Zone could pay anything (``legal.options_at_any_cost``)
+        self._unlimited_cost = False
 
     def _set_card_table(self, defs: list[CardDef]) -> None:
         """Give this game its own card table (determinize re-deals which card each hidden uid is):
@@ -276,6 +283,8 @@ class GameBase:
         return total
 
     def _untapped(self, seat: int) -> int:
+        if self._unlimited_cost:
+            return UNLIMITED_COST
         st = self.state
         cost_zone = st.seats[seat].cost_zone
         tapped = st.tapped

@@ -301,6 +301,7 @@ class Game(GameBase):
         g.defs = self.defs
         g._card_plays = self._card_plays   # facts of the same card table
         g._instants = self._instants
+        g._unlimited_cost = False
         g._clock_inputs = -1   # a copy looks at its win clocks again (the look changes nothing then)
         g.owner = self.owner
         g.deck_lists = self.deck_lists

@@ -32,7 +32,7 @@ from .numbers import ABILITIES, ABILITY_PRICE
 from .state import Offer, Threat
 from .abilities import free_abilities, may_help
 from .base import GameBase
-from .costs import card_play, card_resists, held_resistance, intake, playable_cards, resist_discount, target_change_fee
+from .costs import card_play, card_resists, held_resistance, intake, playable_cards, resist_discount
 
 
 def decider(game: GameBase) -> int | None:
@@ -82,33 +82,62 @@ def legal_for(game: GameBase, seat: int) -> list[Action]:
     return options(game, seat)
 
 
-def options(game: GameBase, seat: int) -> list[Action]:
-    """Every legal action of ``seat``, which the caller knows is the deciding seat (the flow asks
-    this while it looks for the next decision)."""
+#: The kinds of decision the game can wait for, in the order the move generator looks for them
+#: (docs/design.md, "The flow"): ``decision`` names the open one, ``options`` lists its actions
+#: and ``why_illegal`` tells a refused action from it. "mode_early" and "mode_late" are the
+#: mode's own (the duel's rewards; its Evil window and its answer to each threat).
+DECISIONS = ("choice", "ability_pick", "mode_early", "window", "offer", "mode_late", "lay", "after_lay",
+             "resistance", "main", "none")
+
+
+def decision(game: GameBase) -> str:
+    """The kind of decision the game waits for now (one of :data:`DECISIONS`)."""
     st = game.state
     if st.choice is not None:
+        return "choice"
+    if st.ability_picks:
+        return "ability_pick"
+    if game.mode.early_decider(game) is not None:
+        return "mode_early"
+    if st.window:
+        return "window"
+    if active_offer(game) is not None:
+        return "offer"
+    if game.mode.late_decider(game) is not None:
+        return "mode_late"
+    step = st.step
+    if step == "lay" or step == "after_lay" or step == "resistance" or step == "main":
+        return step
+    return "none"
+
+
+def options(game: GameBase, seat: int) -> list[Action]:
+    """Every legal action of ``seat``, which the caller knows is the deciding seat (the flow asks
+    this while it looks for the next decision), by the kind of decision open (``decision``)."""
+    st = game.state
+    kind = decision(game)
+    if kind == "choice":
         c = st.choice
+        assert c is not None
         acts: list[Action] = list(map(CHOICES[seat].__getitem__, c.options))
         if c.minimum <= 0:
             acts.append(intern_pass(seat))
         return acts
-    if st.ability_picks:
+    if kind == "ability_pick":
         return [intern_pick(seat, a) for a in free_abilities(game)]
-    early = game.mode.early_legal(game, seat)
-    if early is not None:
-        return early
-    if st.window:
+    if kind == "mode_early":
+        return game.mode.early_legal(game, seat) or []
+    if kind == "window":
         acts = [intern_pass(seat)]
         acts.extend(instant_plays(game, seat, game._untapped(seat), playable_cards(game, seat)))
         return acts
-    offer = active_offer(game)
-    if offer is not None:
+    if kind == "offer":
+        offer = active_offer(game)
+        assert offer is not None
         return boost_actions(game, offer)
-    late = game.mode.late_legal(game, seat)
-    if late is not None:
-        return late
-    step = st.step
-    if step == "lay":
+    if kind == "mode_late":
+        return game.mode.late_legal(game, seat) or []
+    if kind == "lay":
         sd = st.seats[seat]
         acts = [intern_pass(seat)]
         if sd.laid < intake(game, seat):
@@ -116,7 +145,7 @@ def options(game: GameBase, seat: int) -> list[Action]:
         return acts
     free = game._untapped(seat)
     acts = [intern_pass(seat)]
-    if step == "after_lay":
+    if kind == "after_lay":
         if game.settings.mat_abilities and game.mode.can_buy_abilities:
             for a in game.mode.abilities_available():
                 if a not in st.abilities and ABILITY_PRICE[a] <= free:
@@ -126,7 +155,7 @@ def options(game: GameBase, seat: int) -> list[Action]:
         if st.abilities:
             acts.extend(game.mode.ability_uses(game, seat))
         return acts
-    if step == "resistance":
+    if kind == "resistance":
         acts.extend(resist_actions(game, seat, free))
         if seat == game.turn_seat:
             playable = playable_cards(game, seat)
@@ -136,7 +165,7 @@ def options(game: GameBase, seat: int) -> list[Action]:
             if st.abilities:
                 acts.extend(game.mode.ability_uses(game, seat))
         return acts
-    if step == "main":
+    if kind == "main":
         acts.extend(game.mode.main_plays(game, seat, free, playable_cards(game, seat)))
         if st.seats[seat].held:
             acts.extend(game.mode.held_resists(game, seat, free))
@@ -144,6 +173,17 @@ def options(game: GameBase, seat: int) -> list[Action]:
             acts.extend(game.mode.ability_uses(game, seat))
         return acts
     return acts
+
+
+def options_at_any_cost(game: GameBase, seat: int) -> list[Action]:
+    """What the move generator would list for ``seat`` now if every Cost Zone could pay any price
+    (every card, boost, ability and resistance affordable): ``why_illegal`` tells "too dear" from
+    "not now" by it. The game is left as it was."""
+    game._unlimited_cost = True
+    try:
+        return options(game, seat)
+    finally:
+        game._unlimited_cost = False
 
 
 def play_variants(game: GameBase, seat: int, uid: int, free: int, threat: int | None = None) -> tuple[Action, ...]:
@@ -281,80 +321,175 @@ def payers(game: GameBase, seat: int, glyph: str) -> tuple[int, ...]:
     return game._righteous
 
 
+#: What each kind of decision is, in a refusal's words ("... cannot be taken now: <words>")
+DECISION_WORDS = {
+    "choice": "a choice is open",
+    "ability_pick": "the team's free Maturity Ability is being chosen",
+    "mode_early": "an earned reward is being taken",
+    "window": "a play is being answered, and only an Instant may be played in response",
+    "offer": "the boosts of the card just played are on offer",
+    "mode_late": "threats are being played or answered",
+    "lay": "the Cost Zone is being laid",
+    "after_lay": "the Cost Zone phase has just ended",
+    "resistance": "it is the Resistance phase",
+    "main": "it is the Main phase",
+    "none": "nothing is being decided",
+}
+
+
 def why_illegal(game: GameBase, a: Action) -> tuple[str, str]:
-    """A specific reason for a refused action (the seat is the decider)."""
+    """A specific reason for a refused action of the deciding seat, found by asking the move
+    generator rather than restating it:
+
+    1. a choice that must be finished first (``decision``: a choice or the team's free ability
+       is open and takes no action of this type);
+    2. a card, threat or ability the action names that is not there;
+    3. a price: the generator would list it if every Cost Zone could pay anything
+       (``options_at_any_cost``);
+    4. otherwise the open decision takes no action of its type, or takes some, and the action
+       differs from those listed for the same card, threat or ability.
+    """
+    kind = decision(game)
+    at_any_cost = options_at_any_cost(game, a.seat)
+    same_type = [x for x in at_any_cost if type(x) is type(a)]
+    if not same_type and (kind == "choice" or kind == "ability_pick"):
+        return _not_taken_now(game, kind, a)
+    missing = _missing(game, a)
+    if missing is not None:
+        return missing
+    if a in at_any_cost:
+        return _too_dear(game, a)
+    if not same_type:
+        return _not_taken_now(game, kind, a)
+    return _not_listed(game, kind, a, same_type)
+
+
+def _missing(game: GameBase, a: Action) -> tuple[str, str] | None:
+    """Question 1: a card, threat or ability the action names that is not where it must be."""
     st = game.state
-    sd = st.seats[a.seat]
-    if st.choice is not None and not isinstance(a, (Choose, Pass)):
-        return "choice_open", f"seat {a.seat} must first finish choosing ({st.choice.purpose})"
-    if isinstance(a, Choose):
-        if st.choice is None:
-            return "no_choice", "there is nothing to choose now"
-        return "not_an_option", f"{a.option} is not one of the options"
-    if isinstance(a, Pass):
-        if st.choice is not None:
-            return "must_choose", f"pick {st.choice.minimum} more before passing"
-        if st.ability_picks:
-            return "must_choose", "choose the team's free Maturity Ability first"
-    if isinstance(a, ChooseAbility):
-        if not st.ability_picks:
-            return "no_choice", "no free ability is waiting to be chosen"
-        return "unknown_ability", f"{a.ability!r} is not an ability the team can still choose"
-    if st.ability_picks:
-        return "must_choose", "choose the team's free Maturity Ability first"
     if isinstance(a, (PlayCard, LayCostZone)):
         uid = a.card
         if not isinstance(uid, int) or uid < 0 or uid >= len(game.defs):
             return "no_such_card", f"there is no card {uid!r}"
+        sd = st.seats[a.seat]
         in_cz_face_up = uid in sd.cost_zone and uid in st.face_up
         if uid not in sd.hand and not (isinstance(a, PlayCard) and in_cz_face_up):
             return "not_in_hand", f"card {uid} is not in seat {a.seat}'s hand"
-        if isinstance(a, LayCostZone):
-            if st.step != "lay":
-                return "wrong_phase", "cards go into the Cost Zone only in the Cost Zone phase"
-            return "intake_full", f"the Cost Zone takes at most {intake(game, a.seat)} cards this turn"
-        card = game.defs[uid]
-        if st.step == "lay":
-            return "cost_zone_being_laid", "nothing is played while a Cost Zone is being laid (Z-5)"
-        if st.window and card.kind != "instant":
-            return "wrong_timing", "only an Instant may be played in response"
-        fee = target_change_fee(game, a.seat, card)
-        if card.cost + fee > game._untapped(a.seat):
-            return "cannot_afford", f"{card.name} costs C{card.cost + fee}; seat {a.seat} has {game._untapped(a.seat)} untapped"
-        if card.kind == "resistance" and st.step == "main" and a.threat is None:
-            return "wrong_timing", "in the Main phase a Resistance card needs an Evil Habitual holding you"
-        if card.aims_at_mate and a.to_seat is None:
-            return "needs_target", f"{card.name} is aimed at a teammate: say which (to_seat)"
-        if a.threat is not None and card.kind == "resistance":
-            return "cannot_resist", f"{card.name} cannot resist card {a.threat}"
-        return "wrong_timing", f"{card.name} ({card.kind}) cannot be played now"
-    if isinstance(a, Resist):
-        threat = next((t for t in st.threats if t.uid == a.threat), None)
-        if threat is None and a.threat not in sd.held:
+    elif isinstance(a, Resist):
+        if not any(t.uid == a.threat for t in st.threats) and a.threat not in st.seats[a.seat].held:
             return "no_such_threat", f"card {a.threat} is not a threat you can resist now"
-        if threat is not None and not may_help(game, a.seat, threat.target):
-            return "not_your_threat", "only the target resists (others need Benevolence)"
-        if a.amount > game._untapped(a.seat):
-            return "cannot_afford", f"seat {a.seat} has only {game._untapped(a.seat)} untapped Cost Zone cards"
-        return "wrong_amount", f"cannot pay {a.amount} toward card {a.threat} now"
-    if isinstance(a, TakeBoost):
-        if active_offer(game) is None:
-            return "no_boosts", "no boosts are on offer now"
-        return "boost_not_allowed", "that boost cannot be taken now (taken, wrong payer or not affordable)"
+    return None
+
+
+def _too_dear(game: GameBase, a: Action) -> tuple[str, str]:
+    """Question 2's answer: the generator lists the action at any cost, so its price is the reason."""
+    free = game._untapped(a.seat)
+    if isinstance(a, PlayCard):
+        card = game.defs[a.card]
+        need = card_play(game, a.seat, a.card, a.threat)[1]
+        return "cannot_afford", f"{card.name} costs C{need}; seat {a.seat} has {free} untapped"
     if isinstance(a, BuyAbility):
-        if st.step != "after_lay":
-            return "wrong_timing", "abilities are bought right after your Cost Zone phase"
-        if not game.settings.mat_abilities:
-            return "abilities_off", "Maturity Abilities are turned off"
+        return "cannot_afford", f"{a.ability} costs {ABILITY_PRICE[a.ability]}"
+    if isinstance(a, Resist):
+        return "cannot_afford", f"seat {a.seat} has only {free} untapped Cost Zone cards"
+    if isinstance(a, TakeBoost):
+        return "boost_not_allowed", "that boost cannot be taken now: its payer cannot pay it"
+    return "not_legal", f"{a!r} cannot be paid for now"
+
+
+def _not_taken_now(game: GameBase, kind: str, a: Action) -> tuple[str, str]:
+    """Question 3, when the open decision takes no action of the refused one's type."""
+    st = game.state
+    if kind == "choice" and st.choice is not None:
+        if isinstance(a, Pass):
+            return "must_choose", f"pick {st.choice.minimum} more before passing"
+        return "choice_open", f"seat {a.seat} must first finish choosing ({st.choice.purpose})"
+    if isinstance(a, Choose):
+        return "no_choice", "there is nothing to choose now"
+    if isinstance(a, ChooseAbility):
+        if kind == "ability_pick":   # the team holds them all: none is left to pick
+            return "unknown_ability", f"{a.ability!r} is not an ability the team can still choose"
+        return "no_choice", "no free ability is waiting to be chosen"
+    if kind == "ability_pick":
+        return "must_choose", "choose the team's free Maturity Ability first"
+    if isinstance(a, TakeBoost):
+        return "no_boosts", "no boosts are on offer now"
+    if isinstance(a, (BuyAbility, UseAbility)) and not game.settings.mat_abilities:
+        return "abilities_off", "Maturity Abilities are turned off"
+    if isinstance(a, LayCostZone):
+        if kind == "lay":
+            return "intake_full", f"the Cost Zone takes at most {intake(game, a.seat)} cards this turn"
+        return "wrong_phase", f"cards go into the Cost Zone only in the Cost Zone phase; now {DECISION_WORDS[kind]}"
+    if isinstance(a, PlayCard):
+        if kind == "lay":
+            return "cost_zone_being_laid", "nothing is played while a Cost Zone is being laid (Z-5)"
+        return _card_not_now(game, kind, a)
+    if isinstance(a, BuyAbility):
         if a.ability not in ABILITIES:
             return "unknown_ability", f"no ability named {a.ability!r}"
-        if a.ability in st.abilities:
-            return "already_held", f"the team already holds {a.ability}"
-        return "cannot_afford", f"{a.ability} costs {ABILITY_PRICE.get(a.ability, 0)}"
+        if not game.mode.can_buy_abilities:
+            return "wrong_timing", "Maturity Abilities are not bought in this mode (A-3)"
+        return "wrong_timing", f"abilities are bought right after your Cost Zone phase; now {DECISION_WORDS[kind]}"
     if isinstance(a, UseAbility):
-        if not game.settings.mat_abilities:
-            return "abilities_off", "Maturity Abilities are turned off"
-        if a.ability not in st.abilities:
-            return "ability_not_held", f"the team does not hold {a.ability!r}"
-        return "ability_not_ready", f"{a.ability} cannot be used now"
+        return _ability_not_now(game, a)
+    if isinstance(a, Resist):
+        return _resist_not_listed(game, a)
+    return "not_legal", f"{a!r} cannot be taken now: {DECISION_WORDS[kind]}"
+
+
+def _not_listed(game: GameBase, kind: str, a: Action, same_type: list[Action]) -> tuple[str, str]:
+    """Question 3, when the open decision takes actions of the refused one's type, but not it:
+    how it differs from those listed for the same card, threat or ability."""
+    if isinstance(a, Choose):
+        return "not_an_option", f"{a.option} is not one of the options"
+    if isinstance(a, ChooseAbility):
+        return "unknown_ability", f"{a.ability!r} is not an ability the team can still choose"
+    if isinstance(a, LayCostZone):
+        return "intake_full", f"the Cost Zone takes at most {intake(game, a.seat)} cards this turn"
+    if isinstance(a, TakeBoost):
+        return "boost_not_allowed", "that boost cannot be taken now (taken, wrong payer or not affordable)"
+    if isinstance(a, BuyAbility):
+        if a.ability not in ABILITIES:
+            return "unknown_ability", f"no ability named {a.ability!r}"
+        return "already_held", f"the team already holds {a.ability}"
+    if isinstance(a, UseAbility):
+        return _ability_not_now(game, a)
+    if isinstance(a, Resist):
+        return _resist_not_listed(game, a)
+    if isinstance(a, PlayCard):
+        card = game.defs[a.card]
+        for x in same_type:
+            assert isinstance(x, PlayCard)
+            if x.card != a.card:
+                continue
+            if x.threat == a.threat and x.to_seat != a.to_seat:
+                if a.to_seat is None and card.aims_at_mate:
+                    return "needs_target", f"{card.name} is aimed at a teammate: say which (to_seat)"
+                if a.to_seat is None:
+                    return "needs_target", f"{card.name} is aimed at a seat: say which (to_seat)"
+                return "needs_target", f"{card.name} cannot be aimed at seat {a.to_seat}"
+            if a.threat is not None and card.kind == "resistance":
+                return "cannot_resist", f"{card.name} cannot resist card {a.threat}"
+        return _card_not_now(game, kind, a)
     return "not_legal", f"{a!r} is not legal now"
+
+
+def _card_not_now(game: GameBase, kind: str, a: PlayCard) -> tuple[str, str]:
+    """A card the generator lists at no price now, with no target and no threat."""
+    card = game.defs[a.card]
+    if kind == "main" and card.kind == "resistance":
+        return "wrong_timing", "in the Main phase a Resistance card needs an Evil Habitual holding you"
+    return "wrong_timing", f"{card.name} ({card.kind}) cannot be played now: {DECISION_WORDS[kind]}"
+
+
+def _ability_not_now(game: GameBase, a: UseAbility) -> tuple[str, str]:
+    if a.ability not in game.state.abilities:
+        return "ability_not_held", f"the team does not hold {a.ability!r}"
+    return "ability_not_ready", f"{a.ability} cannot be used now"
+
+
+def _resist_not_listed(game: GameBase, a: Resist) -> tuple[str, str]:
+    threat = next((t for t in game.state.threats if t.uid == a.threat), None)
+    if threat is not None and not may_help(game, a.seat, threat.target):
+        return "not_your_threat", "only the target resists (others need Benevolence)"
+    return "wrong_amount", f"cannot pay {a.amount} toward card {a.threat} now"
