@@ -419,6 +419,14 @@ def face_up_cards(game: "Game", i: int) -> list[int]:
     return [u for u in st.seats[i].cost_zone if u in face_up] if face_up else []
 
 
+def decks_top_first(game: "Game") -> tuple[list[list[int]], list[int]]:
+    """Every seat's deck and the co-op Evil deck, top card first: what no view shows while a game
+    is played, for the replay viewer's "all cards" of a record whose game is over (its actions
+    reveal them anyway; the caller checks the end)."""
+    st = game.state
+    return [list(reversed(sd.deck)) for sd in st.seats], list(reversed(st.evil_deck))   # a deck's top is its end
+
+
 def shown_zones(game: "Game", viewer: int | None, piles: bool = False) -> list[Sequence[int]]:
     """Every uid sequence whose cards a view of ``viewer`` shows in the seats' zones, the stack, the
     threats, the field and the viewer's open choice, the viewer's own cards first (``piles``: the

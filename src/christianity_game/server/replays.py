@@ -65,17 +65,22 @@ class ReplayRefused(Exception):
 def full_view(game: Any) -> dict[str, Any]:
     """The board with every card face up: the spectator's view, with each seat's hand and Cost Zone
     as that seat sees them, each deck's cards (top first), the co-op Evil deck's, and an open
-    choice's options. Only for a game that is over: its record reveals all of this anyway."""
+    choice's options. Only for a game that is over: its record reveals all of this anyway. Every
+    part comes from the observer (seat views, and ``observer.decks_top_first``)."""
+    from ..engine.observer import decks_top_first
     from ..engine.view import card_json
-    st = game.state
     view: dict[str, Any] = game.view(None)
-    for i, sd in enumerate(st.seats):
+    decks, evil_deck = decks_top_first(game)
+    for i, deck in enumerate(decks):
         own = dict(game.view(i)["seats"][i])
-        own["deck_cards"] = [card_json(game, u) for u in reversed(sd.deck)]   # a deck's top is its end
+        own["deck_cards"] = [card_json(game, u) for u in deck]
         view["seats"][i] = own
-    view["evil_deck"] = [card_json(game, u) for u in reversed(st.evil_deck)]
-    if st.choice is not None:
-        view["choice"] = game.view(st.choice.seat)["choice"]
+    view["evil_deck"] = [card_json(game, u) for u in evil_deck]
+    decider = view["decider"]
+    if decider is not None:
+        choice = game.view(decider)["choice"]
+        if choice is not None:
+            view["choice"] = choice
     view["viewer"] = None
     view["all_shown"] = True
     return view
