@@ -185,6 +185,11 @@ def test_the_circle_test_sees_every_kind_of_import() -> None:
 #: view, the learning environment's observation and the terminal. They get what a seat sees from
 #: the observer (engine/observer.py) and never read the game's state.
 VIEW_FORMATS = ("engine/view.py", "engine/seatview.py", "env/observation.py", "render/terminal.py")
+#: Everything that shows a game to a person (the terminal, its commands, every render module, the
+#: replay viewer's all-cards view): it reads views, or the observer, never the state either.
+SHOWS_A_GAME = ("play_session.py", "server/replays.py",
+                *(f"{folder}/{path.name}" for folder in ("render", "cli")
+                  for path in sorted((PACKAGE / folder).glob("*.py"))))
 #: The modules that make views, or that re-deal what a seat cannot see: each asks the observer.
 VIEW_MAKERS = ("engine/view.py", "engine/seatview.py", "env/observation.py", "env/actions.py", "engine/determinize.py",
                "render/terminal.py")
@@ -214,7 +219,8 @@ def test_one_observer_builds_every_view() -> None:
     state, every view is made through the observer, and outside the rules only the observer (and
     what is no view: positions, the re-deal of a world) reads a hand or a deck."""
     graph = _package_graph()
-    for rel in VIEW_FORMATS:
+    assert len(SHOWS_A_GAME) > 10
+    for rel in VIEW_FORMATS + SHOWS_A_GAME:
         lines = _attributes(PACKAGE / rel).get("state")
         assert not lines, f"{rel} reads the game's state (lines {lines}): what a seat sees comes from the observer"
     for rel in VIEW_MAKERS:

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from .bots.match import Decider, play
 from .engine.actions import Action, AdjustBadge, IllegalAction, PlayCard, action_from_json
+from .engine.observer import boost_offer, seat_facts
 from .render.table_words import card_text
 from .render.terminal import (
     KIND_LABEL, boost_line, describe_action, describe_actions, describe_events, ends_turn, render_actions,
@@ -57,10 +58,10 @@ class PlaySession:
         self.handoff = handoff
         self.delay = delay
         self.ask = ask or (lambda prompt: console.input(prompt))
-        self.humans = [i for i in range(len(game.state.seats)) if i not in bots]
+        self.humans = [i for i in range(len(game.lineup)) if i not in bots]
         self.log: list["Event"] = []
         self.last_human: int | None = None
-        self.seen_turn = -1
+        self.seen_turn: tuple[int, int] = (-1, -1)
         self.uid_names = {u: d.name for u, d in enumerate(game.defs)}
         #: the Righteous seats: with only one, the texts say that seat, not "the team"
         self.righteous = righteous_seats_of(game.view(None))
@@ -142,8 +143,9 @@ class PlaySession:
     # --- a bot's move, as the match driver makes it
     def _bot_to_decide(self, game: "Game", seat: int, actions: list[Action]) -> None:
         """With bots alone at the table, the board at the start of each turn."""
-        if not self.humans and game.state.turn_no != self.seen_turn:
-            self.seen_turn = game.state.turn_no
+        turn = (game.round, game.turn_seat)   # public: a new turn starts a new pair
+        if not self.humans and turn != self.seen_turn:
+            self.seen_turn = turn
             self.draw_board(None)
 
     def _bot_refused(self, seat: int, why: str, error: BaseException | None) -> None:
@@ -322,7 +324,7 @@ class PlaySession:
 
     def _manual(self, seat: int, cmd: str) -> bool:
         """S-8: set your own Humility or Maturity by hand (``m h 5``, or asked step by step)."""
-        if self.game.state.seats[seat].side != "righteous":
+        if seat_facts(self.game, seat)["side"] != "righteous":
             self._say("only Righteous seats have Humility and Maturity badges")
             return False
         parts = cmd.split()[1:]
@@ -357,8 +359,7 @@ class PlaySession:
         a = actions[n - 1]
         uid = next((getattr(a, f) for f in ("card", "option", "threat") if getattr(a, f, None) is not None), None)
         if uid is None and type(a).__name__ == "TakeBoost":
-            offers = getattr(self.game.state, "offers", None) or []
-            uid = offers[-1].uid if offers else None
+            uid = boost_offer(self.game)
         if uid is None:
             self._say(f"Option {n} is not about a card.")
             return

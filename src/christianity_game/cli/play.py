@@ -13,6 +13,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from ..cards.loader import CardSet, starter_set
+from ..engine.observer import seat_facts
 from ..render.terminal import seat_label
 from .options import (DEFAULT_LINEUPS, PROG, VARIANTS_HELP, bot_or_fail, check_mode, fail, load_user_decks,
                       scenario_or_fail, settings_or_fail)
@@ -178,7 +179,7 @@ def play(
                             extra_deck_texts=texts)
         except ValueError as exc:
             fail(str(exc))
-    n_seats = len(game.state.seats)
+    n_seats = len(game.lineup)
     bot_seats = list(range(n_seats)) if all_bots else _seat_list(bots, n_seats, "--bots") if bots else []
     bot_players = {s: bot_or_fail(bot, seed * 31 + s, game.cards) for s in bot_seats}
     console = Console(highlight=False)
@@ -190,7 +191,8 @@ def play(
     session = PlaySession(game, console, bot_players, {s: bot for s in bot_players}, save=save,
                           handoff=auto_handoff if handoff is None else handoff, delay=delay, prog=PROG)
     deck_names = {d.id: d.name for d in game.cards.decks.values()}
-    who = ", ".join(f"{seat_label(s)}: {deck_names.get(game.state.seats[s].deck_id, game.state.seats[s].deck_id or 'prepared')} "
+    seat_decks = [seat_facts(game, s)["deck"] for s in range(n_seats)]
+    who = ", ".join(f"{seat_label(s)}: {deck_names.get(seat_decks[s], seat_decks[s] or 'prepared')} "
                     f"({'bot ' + bot if s in bot_players else 'person'})" for s in range(n_seats))
     console.print(Rule(f"Christianity Strategy Card Game · {mode} · seed {seed}", style="bright_blue"))
     if drawn:

@@ -124,7 +124,7 @@ def replay(
         game = replay_record(record, upto=upto)
     except (RecordError, ValueError) as exc:
         fail(f"{label}: {exc}")
-    n_seats = len(game.state.seats)
+    n_seats = len(game.lineup)
     viewer = None
     if seat is not None:
         if not 1 <= seat <= n_seats:
