@@ -259,3 +259,15 @@ def test_the_observation_shows_what_the_seat_sees() -> None:
     assert obs["phase"].sum() == 1 and obs["table"][0] == game.round
     for card in view["seats"][0]["hand"]:
         assert obs["hand"][CARD_IDS.index(card["id"])] >= 1
+
+
+def test_the_docs_give_the_action_space_s_size() -> None:
+    """docs/env.md and docs/developers.md name the size of the action space: the real one (it grew
+    with the duel's actions and once read 7648 while the space held 7661)."""
+    import re
+    from pathlib import Path
+    from christianity_game.env import ACTION_COUNT
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    for name in ("env.md", "developers.md"):
+        sizes = set(re.findall(r"Discrete\((\d+)\)", (docs / name).read_text(encoding="utf-8")))
+        assert sizes == {str(ACTION_COUNT)}, (name, sizes)
