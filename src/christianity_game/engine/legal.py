@@ -365,7 +365,7 @@ def why_illegal(game: GameBase, a: Action) -> tuple[str, str]:
 
 
 def _missing(game: GameBase, a: Action) -> tuple[str, str] | None:
-    """Question 1: a card, threat or ability the action names that is not where it must be."""
+    """Question 2: a card, threat or ability the action names that is not where it must be."""
     st = game.state
     if isinstance(a, (PlayCard, LayCostZone)):
         uid = a.card
@@ -378,11 +378,13 @@ def _missing(game: GameBase, a: Action) -> tuple[str, str] | None:
     elif isinstance(a, Resist):
         if not any(t.uid == a.threat for t in st.threats) and a.threat not in st.seats[a.seat].held:
             return "no_such_threat", f"card {a.threat} is not a threat you can resist now"
+    elif isinstance(a, BuyAbility) and a.ability not in ABILITIES:
+        return "unknown_ability", f"no ability named {a.ability!r}"
     return None
 
 
 def _too_dear(game: GameBase, a: Action) -> tuple[str, str]:
-    """Question 2's answer: the generator lists the action at any cost, so its price is the reason."""
+    """Question 3's answer: the generator lists the action at any cost, so its price is the reason."""
     free = game._untapped(a.seat)
     if isinstance(a, PlayCard):
         card = game.defs[a.card]
@@ -398,7 +400,7 @@ def _too_dear(game: GameBase, a: Action) -> tuple[str, str]:
 
 
 def _not_taken_now(game: GameBase, kind: str, a: Action) -> tuple[str, str]:
-    """Question 3, when the open decision takes no action of the refused one's type."""
+    """Question 1 or 4: the open decision takes no action of the refused one's type."""
     st = game.state
     if kind == "choice" and st.choice is not None:
         if isinstance(a, Pass):
@@ -425,8 +427,6 @@ def _not_taken_now(game: GameBase, kind: str, a: Action) -> tuple[str, str]:
             return "cost_zone_being_laid", "nothing is played while a Cost Zone is being laid (Z-5)"
         return _card_not_now(game, kind, a)
     if isinstance(a, BuyAbility):
-        if a.ability not in ABILITIES:
-            return "unknown_ability", f"no ability named {a.ability!r}"
         if not game.mode.can_buy_abilities:
             return "wrong_timing", "Maturity Abilities are not bought in this mode (A-3)"
         return "wrong_timing", f"abilities are bought right after your Cost Zone phase; now {DECISION_WORDS[kind]}"
@@ -438,7 +438,7 @@ def _not_taken_now(game: GameBase, kind: str, a: Action) -> tuple[str, str]:
 
 
 def _not_listed(game: GameBase, kind: str, a: Action, same_type: list[Action]) -> tuple[str, str]:
-    """Question 3, when the open decision takes actions of the refused one's type, but not it:
+    """Question 4, when the open decision takes actions of the refused one's type, but not it:
     how it differs from those listed for the same card, threat or ability."""
     if isinstance(a, Choose):
         return "not_an_option", f"{a.option} is not one of the options"
@@ -449,8 +449,6 @@ def _not_listed(game: GameBase, kind: str, a: Action, same_type: list[Action]) -
     if isinstance(a, TakeBoost):
         return "boost_not_allowed", "that boost cannot be taken now (taken, wrong payer or not affordable)"
     if isinstance(a, BuyAbility):
-        if a.ability not in ABILITIES:
-            return "unknown_ability", f"no ability named {a.ability!r}"
         return "already_held", f"the team already holds {a.ability}"
     if isinstance(a, UseAbility):
         return _ability_not_now(game, a)
