@@ -138,3 +138,23 @@ def test_the_ladder_rates_the_learned_bot_by_import_path(example: ModuleType, mo
     assert done.exit_code == 0, done.output
     data: dict[str, Any] = json.loads((out / "ladder.json").read_text())
     assert "examples.rl_maskable_ppo:LearnedBot" in json.dumps(data)
+
+
+def test_the_same_seed_trains_the_same_policy(example: ModuleType, indexes: list[int], model: Path,
+                                             tmp_path: Path) -> None:
+    """The README's figures can be made again: training is seeded (the deals, the network, the
+    samples) and runs on one thread."""
+    import hashlib
+
+    from sb3_contrib import MaskablePPO
+
+    def weights(path: Path) -> str:
+        policy = MaskablePPO.load(path, device="cpu").policy
+        return hashlib.sha256(b"".join(p.detach().numpy().tobytes() for p in policy.parameters())).hexdigest()
+
+    again = tmp_path / "again.zip"
+    example.train(2048, again, seed=3, indexes=indexes)
+    assert weights(again) == weights(model)
+    other = tmp_path / "other.zip"
+    example.train(2048, other, seed=4, indexes=indexes)
+    assert weights(other) != weights(model)
