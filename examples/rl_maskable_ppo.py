@@ -1,28 +1,34 @@
 #!/usr/bin/env python3
 """A learning baseline through the environment, with a maintained RL library: MaskablePPO
-(sb3-contrib, on Stable-Baselines3 and PyTorch's CPU build) learns the solo game through the
-PettingZoo environment, and the learned policy then plays as a bot, on the rating ladder too.
+(sb3-contrib, on Stable-Baselines3 and PyTorch's CPU build) learns one seat of a table through the
+PettingZoo environment (the solo game by default, or a duel seat against a bot), and the learned
+policy then plays as a bot, on the rating ladder too.
 
     .venv/bin/pip install '.[rl]'                        # torch (CPU), stable-baselines3, sb3-contrib
-    .venv/bin/python examples/rl_maskable_ppo.py train --steps 300000 --out ppo-solo.zip
+    .venv/bin/python examples/rl_maskable_ppo.py train --steps 200000 --out ppo-solo.zip
     .venv/bin/python examples/rl_maskable_ppo.py evaluate --model ppo-solo.zip --games 200 --seed 50000
     PYTHONPATH=. PPO_MODEL=ppo-solo.zip .venv/bin/christianity-game ladder --modes solo \\
-        --bots random,easy,examples.rl_maskable_ppo:LearnedBot --games 100
+        --bots random,easy,examples.rl_maskable_ppo:LearnedBot --games 50
+    .venv/bin/python examples/rl_maskable_ppo.py train --mode duel --lineup ER --seat 1 \\
+        --variants recommended --opponent heuristic --out ppo-er-righteous.zip
+    .venv/bin/python examples/rl_maskable_ppo.py evaluate --model ppo-er-righteous.zip --opponent search:4it
 
-The solo game is one agent against the Evil deck, which is part of the rules (CO-4): the
-environment with no bot seats is a single-agent task, wrapped here as a Gymnasium environment
-(:class:`SoloEnv`). The reward is the environment's own: +1 for a win, -1 for a loss, at the end of
-the game (about 100 decisions). The policy sees the environment's observation without its action
-mask, flattened into one vector (:func:`features`), and chooses among the legal indexes only: the
-mask is handed to MaskablePPO through ``action_masks()``, so no illegal index is ever tried. Of the
-environment's 7,661 indexes (every mode, up to six seats) a solo game uses a few hundred; the policy
-chooses among those a few thousand seeded games used (:func:`solo_indexes`, kept beside the model
-as ``<model>.indexes.json``), which makes each step many times cheaper. A decision whose legal
-indexes all lie outside them (rare) takes the first legal action, and is counted.
+A table (:class:`Table`) is one seat to learn and a bot at every other seat, played inside the
+environment's ``step``; the solo game needs none (its Evil deck is part of the rules, CO-4), so it
+is a single-agent task as it stands. :class:`SeatEnv` wraps that seat as a Gymnasium
+environment. The reward is the environment's own: +1 for a win, -1 for a loss, at the end of the
+game (0 for a duel stopped at the turn cap). The policy sees the environment's observation
+without its action mask, flattened into one vector (:func:`features`), and chooses among the legal
+indexes only: the mask is handed to MaskablePPO through ``action_masks()``, so no illegal index is
+ever tried. Of the environment's 7,661 indexes (every mode, up to six seats) one seat of a table
+uses a few hundred; the policy chooses among those a few thousand seeded games offered it
+(:func:`seat_indexes`, kept with the table beside the model as ``<model>.table.json``), which
+makes each step several times cheaper. A decision whose legal indexes all lie outside them (rare)
+takes the first legal action, and is counted.
 
 :class:`LearnedBot` is the trained policy as a :class:`~christianity_game.bots.base.Bot`: it reads
 its seat's observation from the observer (``observation_of``: what the seat may see, nothing
-else) and picks a legal action. ``PPO_MODEL`` names the model file it loads.
+else) and picks a legal action. ``PPO_MODEL`` names the model file it loads (for the ladder).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +50,10 @@ import numpy as np  # noqa: E402
 from christianity_game.bots.base import Bot  # noqa: E402
 from christianity_game.engine.actions import Action  # noqa: E402
 from christianity_game.engine.game import Game  # noqa: E402
+from christianity_game.engine.settings import Settings  # noqa: E402
+from christianity_game.engine.variants import parse_variants  # noqa: E402
 from christianity_game.env import ACTION_COUNT, env as make_env  # noqa: E402
+from christianity_game.env.aec import DEFAULT_DUEL_MAX_TURNS, TURN_CAP_REASON  # noqa: E402
 from christianity_game.env.actions import encode_legal  # noqa: E402
 from christianity_game.env.observation import observation_of, observation_space  # noqa: E402
 
@@ -65,38 +75,85 @@ def features(obs: dict[str, np.ndarray]) -> np.ndarray:
     return np.concatenate(parts) / SCALE
 
 
-def solo_indexes(games: int = 3000) -> list[int]:
-    """The action indexes the legal lists of ``games`` seeded solo games held (seeds 0 .. games-1,
-    random play on even seeds and the heuristic's on odd ones), sorted: the policy's actions."""
+@dataclass(frozen=True)
+class Table:
+    """Where the policy plays: the mode, the line-up and its seat, the duel's play-test variants
+    (``recommended``, ``rewardCap=2``, ...) and the bot that plays every other seat (solo has
+    none: its Evil deck is part of the rules)."""
+
+    mode: str = "solo"
+    lineup: str = "R"
+    seat: int = 0
+    variants: str = ""
+    opponent: str = "heuristic"
+
+    def settings(self) -> Settings:
+        """The table's settings: its variants, and in a duel the environment's turn cap."""
+        settings = Settings().updated(dict(parse_variants(self.variants))) if self.variants else Settings()
+        if self.mode == "duel" and settings.max_turns == 0:
+            settings = settings.updated({"max_turns": DEFAULT_DUEL_MAX_TURNS})
+        return settings
+
+    def side(self) -> str:
+        return "righteous" if self.lineup[self.seat] == "R" else "evil"
+
+    def others(self) -> list[int]:
+        return [s for s in range(len(self.lineup)) if s != self.seat]
+
+    def game(self, seed: int) -> Game:
+        return Game.new(mode=self.mode, lineup=self.lineup, seed=seed, settings=self.settings(), log=False)
+
+    def opponents(self, seed: int, name: str | None = None) -> dict[int, Bot]:
+        """A bot for every other seat (``name``: another bot than the table's)."""
+        from christianity_game.bots.registry import make_bot
+        return {s: make_bot(name or self.opponent, seed=seed * 7919 + s) for s in self.others()}
+
+
+def seat_indexes(table: Table, games: int = 3000) -> list[int]:
+    """The action indexes the legal lists of the table's seat held in ``games`` seeded games
+    (seeds 0 .. games-1, random play at the seat on even seeds and the heuristic's on odd ones,
+    the table's opponent elsewhere), sorted: the policy's actions."""
     import random
 
+    from christianity_game.bots.match import play
     from christianity_game.bots.registry import make_bot
     seen: set[int] = set()
-    for s in range(games):
-        game = Game.new(mode="solo", lineup="R", seed=s, log=False)
-        rnd, bot = random.Random(s), make_bot("heuristic", seed=s) if s % 2 else None
-        while game.result is None:
-            seat, actions = game.pending[0]
+
+    class Watcher(Bot):
+        """Plays the seat (randomly or as the heuristic) and notes every legal index it is offered."""
+
+        def __init__(self, s: int) -> None:
+            super().__init__(s)
+            self.rnd, self.inner = random.Random(s), make_bot("heuristic", seed=s) if s % 2 else None
+
+        def decide(self, game: Game, seat: int, actions: list[Action]) -> Action:
             seen.update(encode_legal(game, seat, actions))
-            game.apply_unchecked(bot.decide(game, seat, actions) if bot else rnd.choice(actions))
+            return self.inner.decide(game, seat, actions) if self.inner else self.rnd.choice(actions)
+
+    for s in range(games):
+        game = table.game(s)
+        play(game, {table.seat: Watcher(s), **table.opponents(s)}, max_actions=None)
     return sorted(seen)
 
 
-def indexes_path(model: Path) -> Path:
-    """Where the policy's action indexes are kept beside ``model``."""
-    return model.with_suffix(".indexes.json")
+def sidecar_path(model: Path) -> Path:
+    """Where the policy's table and action indexes are kept beside ``model``."""
+    return model.with_suffix(".table.json")
 
 
-class SoloEnv(gym.Env):  # type: ignore[misc]
-    """The solo game (one Righteous seat against the Evil deck) as a Gymnasium environment for
-    MaskablePPO: the PettingZoo environment's only agent, its flattened observation, and its mask
-    over the policy's action indexes (``indexes``: action ``i`` is index ``indexes[i]``)."""
+class SeatEnv(gym.Env):  # type: ignore[misc]
+    """One seat of a table as a Gymnasium environment for MaskablePPO: the PettingZoo
+    environment's agent at that seat (every other seat played by the table's opponent inside the
+    environment's ``step``), its flattened observation, and its mask over the policy's action
+    indexes (``indexes``: action ``i`` is index ``indexes[i]``)."""
 
     metadata: dict[str, Any] = {"render_modes": []}
 
-    def __init__(self, indexes: list[int]) -> None:
-        self.aec = make_env(mode="solo", lineup="R", checked=False)
-        self.agent = "seat_0"
+    def __init__(self, indexes: list[int], table: Table = Table()) -> None:
+        self.table = table
+        self.aec = make_env(mode=table.mode, lineup=table.lineup, settings=table.settings(), checked=False,
+                            bots={s: table.opponent for s in table.others()})
+        self.agent = f"seat_{table.seat}"
         self.indexes = np.asarray(indexes, dtype=np.int64)
         self.action_space = gym.spaces.Discrete(len(indexes))
         self.observation_space = gym.spaces.Box(LOW, HIGH, (WIDTH,), np.float32)
@@ -142,15 +199,16 @@ class SoloEnv(gym.Env):  # type: ignore[misc]
         return self._mask
 
 
-def train(steps: int, out: Path, seed: int, indexes: list[int] | None = None) -> dict[str, Any]:
-    """Train MaskablePPO for ``steps`` decisions and save the model to ``out`` (its action indexes
-    beside it: :func:`indexes_path`)."""
+def train(steps: int, out: Path, seed: int, indexes: list[int] | None = None, table: Table = Table(),
+          index_games: int = 3000) -> dict[str, Any]:
+    """Train MaskablePPO at ``table``'s seat for ``steps`` decisions and save the model to ``out``
+    (its table and action indexes beside it: :func:`sidecar_path`)."""
     import torch
     from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(1)   # a small network: one thread is fastest, and leaves the other core free
-    indexes = indexes if indexes is not None else solo_indexes()
-    env = SoloEnv(indexes)
+    indexes = indexes if indexes is not None else seat_indexes(table, index_games)
+    env = SeatEnv(indexes, table)
     model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=2048, batch_size=256, n_epochs=4, learning_rate=3e-4,
                         gamma=0.995, ent_coef=0.01, policy_kwargs={"net_arch": [128, 128]}, verbose=0)
     start = time.process_time()
@@ -158,14 +216,14 @@ def train(steps: int, out: Path, seed: int, indexes: list[int] | None = None) ->
     seconds = time.process_time() - start
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
-    indexes_path(out).write_text(json.dumps(indexes))
+    sidecar_path(out).write_text(json.dumps({"table": asdict(table), "indexes": indexes}))
     return {"steps": steps, "cpu_seconds": round(seconds, 1), "actions": len(indexes), "forced": env.forced,
-            "model": str(out)}
+            "table": asdict(table), "model": str(out)}
 
 
 class LearnedBot(Bot):
-    """The trained policy for a Righteous seat (solo): the observation of its seat, from the
-    observer, and the most likely of its legal actions (or a sample, ``sample=True``)."""
+    """The trained policy: the observation of its seat, from the observer, and the most likely of
+    its legal actions (or a sample, ``sample=True``). It plays the side it was trained for."""
 
     name = "ppo"
 
@@ -174,7 +232,9 @@ class LearnedBot(Bot):
         from sb3_contrib import MaskablePPO
         path = Path(model or os.environ.get("PPO_MODEL", "ppo-solo.zip"))
         self.model = MaskablePPO.load(path, device="cpu")
-        self.indexes: list[int] = json.loads(indexes_path(path).read_text())
+        kept = json.loads(sidecar_path(path).read_text())
+        self.table = Table(**kept["table"])
+        self.indexes: list[int] = kept["indexes"]
         self.position = {index: i for i, index in enumerate(self.indexes)}
         self.sample = sample
         #: decisions none of whose legal indexes is one of the policy's actions (the first legal action)
@@ -200,41 +260,71 @@ class LearnedBot(Bot):
         raise NotImplementedError("LearnedBot decides from the game's observer (decide), not from a view dict")
 
 
-def evaluate(bot: Bot | None, games: int, seed: int) -> dict[str, Any]:
-    """Solo games on seeds ``seed`` .. ``seed + games - 1``: the bot's win share (None: random play)."""
+def evaluate(bot: Bot | None, games: int, seed: int, table: Table = Table(), opponent: str | None = None) -> dict[str, Any]:
+    """Games of ``table`` on seeds ``seed`` .. ``seed + games - 1`` with ``bot`` at its seat (None:
+    random play) and ``opponent`` (default: the table's) at the others: the seat's side's wins,
+    its losses, and the games that reached the turn cap (counted as neither)."""
     from christianity_game.bots.base import RandomBot
     from christianity_game.bots.match import play
     player = bot or RandomBot(seed)
-    wins = 0
+    out = {"games": games, "seed": seed, "wins": 0, "losses": 0, "capped": 0}
     for s in range(seed, seed + games):
-        game = Game.new(mode="solo", lineup="R", seed=s, log=False)
-        play(game, {0: player}, max_actions=None)
+        game = table.game(s)
+        play(game, {table.seat: player, **table.opponents(s, opponent)}, max_actions=None)
         assert game.result is not None
-        wins += game.result.winner == "righteous"
-    return {"games": games, "seed": seed, "wins": wins, "win_share": wins / games}
+        if game.result.reason.startswith(TURN_CAP_REASON):
+            out["capped"] += 1
+        else:
+            out["wins" if game.result.winner == table.side() else "losses"] += 1
+    out["win_share"] = out["wins"] / games
+    return out
+
+
+def _table_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mode", default="solo", help="solo (default), coop or duel")
+    p.add_argument("--lineup", default="R", help="the line-up (R, RR, ER, EER, ...)")
+    p.add_argument("--seat", type=int, default=0, help="the policy's seat (0 = the first)")
+    p.add_argument("--variants", default="", help="the duel's play-test variants (recommended, rewardCap=2, ...)")
+    p.add_argument("--opponent", default="heuristic", help="the bot at every other seat")
+
+
+def _table(args: argparse.Namespace) -> Table:
+    table = Table(args.mode, args.lineup.upper(), args.seat, args.variants, args.opponent)
+    table.game(0)   # a bad table is refused now, with the engine's words
+    if not 0 <= table.seat < len(table.lineup):
+        raise ValueError(f"there is no seat {table.seat} in line-up {table.lineup}")
+    return table
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    t = sub.add_parser("train", help="train MaskablePPO on the solo game and save the model")
+    t = sub.add_parser("train", help="train MaskablePPO at one seat of a table and save the model")
     t.add_argument("--steps", type=int, default=300_000, help="decisions to learn from")
     t.add_argument("--out", type=Path, default=Path("ppo-solo.zip"))
     t.add_argument("--seed", type=int, default=0)
-    e = sub.add_parser("evaluate", help="the model's win share in solo games, beside random and heuristic play")
+    t.add_argument("--index-games", type=int, default=3000, help="seeded games whose legal indexes are the policy's actions")
+    _table_options(t)
+    e = sub.add_parser("evaluate", help="the model's win share at its table, beside random and heuristic play")
     e.add_argument("--model", type=Path, default=Path("ppo-solo.zip"))
     e.add_argument("--games", type=int, default=200)
     e.add_argument("--seed", type=int, default=50_000, help="first seed (training draws its seeds at random below 2**31)")
+    e.add_argument("--opponent", default=None, help="the bot at every other seat (default: the one it was trained against)")
     args = parser.parse_args(argv)
     if args.command == "train":
-        print(train(args.steps, args.out, args.seed))
+        try:
+            table = _table(args)
+        except ValueError as exc:
+            parser.error(str(exc))
+        print(train(args.steps, args.out, args.seed, table=table, index_games=args.index_games))
         return 0
-    if not args.model.is_file():
-        parser.error(f"--model: no model file {args.model} (train one first)")
+    if not args.model.is_file() or not sidecar_path(args.model).is_file():
+        parser.error(f"--model: no model file {args.model} with its {sidecar_path(args.model).name} (train one first)")
     from christianity_game.bots.registry import make_bot
-    for name, bot in (("random", None), ("heuristic", make_bot("heuristic", seed=args.seed)),
-                      ("ppo", LearnedBot(args.seed, model=str(args.model)))):
-        print(name, evaluate(bot, args.games, args.seed))
+    learned = LearnedBot(args.seed, model=str(args.model))
+    for name, bot in (("random", None), ("heuristic", make_bot("heuristic", seed=args.seed)), ("ppo", learned)):
+        print(name, evaluate(bot, args.games, args.seed, learned.table, args.opponent))
+    print("decisions outside the policy's actions:", learned.forced)
     return 0
 
 

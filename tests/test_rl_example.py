@@ -34,14 +34,14 @@ def example() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def indexes(example: ModuleType) -> list[int]:
-    return list(example.solo_indexes(200))
+    return list(example.seat_indexes(example.Table(), 200))
 
 
 @pytest.fixture(scope="module")
 def model(example: ModuleType, indexes: list[int], tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("ppo") / "ppo-solo.zip"
     info = example.train(2048, out, seed=3, indexes=indexes)
-    assert info["steps"] == 2048 and out.is_file() and example.indexes_path(out).is_file()
+    assert info["steps"] == 2048 and out.is_file() and example.sidecar_path(out).is_file()
     return out
 
 
@@ -52,12 +52,12 @@ def test_the_policy_s_actions_are_the_indexes_solo_games_use(example: ModuleType
     from christianity_game.env.actions import ACTION_KEYS
     assert indexes == sorted(set(indexes)) and 100 < len(indexes) < ACTION_COUNT // 5
     assert ACTION_KEYS.index(("pass",)) in indexes
-    assert set(indexes) <= set(example.solo_indexes(400))
+    assert set(indexes) <= set(example.seat_indexes(example.Table(), 400))
 
 
 def test_the_solo_environment_plays_a_game_within_its_spaces_with_masks(example: ModuleType,
                                                                           indexes: list[int]) -> None:
-    env = example.SoloEnv(indexes)
+    env = example.SeatEnv(indexes)
     obs, _ = env.reset(seed=4)
     assert obs.shape == (example.WIDTH,) and obs.dtype == np.float32 and env.observation_space.contains(obs)
     first = env.reset(seed=4)[0]
@@ -75,7 +75,7 @@ def test_the_solo_environment_plays_a_game_within_its_spaces_with_masks(example:
 
 
 def test_a_masked_out_index_is_refused(example: ModuleType, indexes: list[int]) -> None:
-    env = example.SoloEnv(indexes)
+    env = example.SeatEnv(indexes)
     env.reset(seed=5)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     with pytest.raises(ValueError, match="not legal"):
@@ -86,7 +86,7 @@ def test_a_decision_outside_the_policy_s_actions_is_taken_for_it_and_counted(exa
     """With Pass as its only action, every decision without a legal Pass is taken for the policy
     (the first legal action), and the game still runs to its end."""
     from christianity_game.env.actions import ACTION_KEYS
-    env = example.SoloEnv([ACTION_KEYS.index(("pass",))])
+    env = example.SeatEnv([ACTION_KEYS.index(("pass",))])
     env.reset(seed=6)
     done = False
     while not done:
@@ -158,3 +158,27 @@ def test_the_same_seed_trains_the_same_policy(example: ModuleType, indexes: list
     other = tmp_path / "other.zip"
     example.train(2048, other, seed=4, indexes=indexes)
     assert weights(other) != weights(model)
+
+
+def test_a_duel_seat_learns_against_a_bot_and_plays_its_own_side(example: ModuleType, tmp_path: Path) -> None:
+    """A duel table: the Righteous seat of ER with the recommended variants, the heuristic Evil bot
+    inside the environment; the model keeps its table, and the bot plays that side to the end."""
+    table = example.Table("duel", "ER", 1, "recommended", "heuristic")
+    out = tmp_path / "ppo-er.zip"
+    info = example.train(2048, out, seed=5, table=table, index_games=60)
+    assert info["table"]["seat"] == 1 and info["actions"] > 20
+    bot = example.LearnedBot(0, model=str(out))
+    assert bot.table == table
+    result = example.evaluate(bot, 4, 200, table)
+    assert result["wins"] + result["losses"] + result["capped"] == 4
+    random_play = example.evaluate(None, 4, 200, table, opponent="random")
+    assert random_play["games"] == 4
+
+
+def test_a_bad_table_is_refused_with_the_engine_s_words(example: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        example.main(["train", "--mode", "duel", "--lineup", "RR", "--steps", "10"])
+    assert "duel" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        example.main(["train", "--mode", "solo", "--lineup", "R", "--seat", "3", "--steps", "10"])
+    assert "no seat 3" in capsys.readouterr().err
