@@ -104,9 +104,12 @@ class Table:
         return Game.new(mode=self.mode, lineup=self.lineup, seed=seed, settings=self.settings(), log=False)
 
     def opponents(self, seed: int, name: str | None = None) -> dict[int, Bot]:
-        """A bot for every other seat (``name``: another bot than the table's)."""
+        """A bot for every other seat: the table's, or ``name`` at the other side's seats (the
+        seat's teammates keep the table's bot)."""
         from christianity_game.bots.registry import make_bot
-        return {s: make_bot(name or self.opponent, seed=seed * 7919 + s) for s in self.others()}
+        mine = self.lineup[self.seat]
+        return {s: make_bot(name if name and self.lineup[s] != mine else self.opponent, seed=seed * 7919 + s)
+                for s in self.others()}
 
 
 def seat_indexes(table: Table, games: int = 3000) -> list[int]:
@@ -149,8 +152,11 @@ class SeatEnv(gym.Env):  # type: ignore[misc]
 
     metadata: dict[str, Any] = {"render_modes": []}
 
-    def __init__(self, indexes: list[int], table: Table = Table()) -> None:
+    def __init__(self, indexes: list[int], table: Table = Table(), cap_reward: float = 0.0) -> None:
         self.table = table
+        #: the reward of a duel stopped at the turn cap (the environment's: 0; -1 makes stalling
+        #: to the cap as bad as a loss)
+        self.cap_reward = cap_reward
         self.aec = make_env(mode=table.mode, lineup=table.lineup, settings=table.settings(), checked=False,
                             bots={s: table.opponent for s in table.others()})
         self.agent = f"seat_{table.seat}"
@@ -192,7 +198,8 @@ class SeatEnv(gym.Env):  # type: ignore[misc]
         obs = self._observe()
         terminated = bool(self.aec.terminations[self.agent])
         truncated = bool(self.aec.truncations[self.agent])
-        return obs, self._reward, terminated, truncated, dict(self.aec.infos[self.agent])
+        reward = self.cap_reward if truncated else self._reward
+        return obs, reward, terminated, truncated, dict(self.aec.infos[self.agent])
 
     def action_masks(self) -> np.ndarray:
         """The policy's actions legal now (MaskablePPO asks before each step)."""
@@ -200,7 +207,7 @@ class SeatEnv(gym.Env):  # type: ignore[misc]
 
 
 def train(steps: int, out: Path, seed: int, indexes: list[int] | None = None, table: Table = Table(),
-          index_games: int = 3000) -> dict[str, Any]:
+          index_games: int = 3000, cap_reward: float = 0.0) -> dict[str, Any]:
     """Train MaskablePPO at ``table``'s seat for ``steps`` decisions and save the model to ``out``
     (its table and action indexes beside it: :func:`sidecar_path`)."""
     import torch
@@ -208,7 +215,7 @@ def train(steps: int, out: Path, seed: int, indexes: list[int] | None = None, ta
 
     torch.set_num_threads(1)   # a small network: one thread is fastest, and leaves the other core free
     indexes = indexes if indexes is not None else seat_indexes(table, index_games)
-    env = SeatEnv(indexes, table)
+    env = SeatEnv(indexes, table, cap_reward)
     model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=2048, batch_size=256, n_epochs=4, learning_rate=3e-4,
                         gamma=0.995, ent_coef=0.01, policy_kwargs={"net_arch": [128, 128]}, verbose=0)
     start = time.process_time()
@@ -218,7 +225,7 @@ def train(steps: int, out: Path, seed: int, indexes: list[int] | None = None, ta
     model.save(out)
     sidecar_path(out).write_text(json.dumps({"table": asdict(table), "indexes": indexes}))
     return {"steps": steps, "cpu_seconds": round(seconds, 1), "actions": len(indexes), "forced": env.forced,
-            "table": asdict(table), "model": str(out)}
+            "table": asdict(table), "cap_reward": cap_reward, "model": str(out)}
 
 
 class LearnedBot(Bot):
@@ -304,19 +311,23 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--out", type=Path, default=Path("ppo-solo.zip"))
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--index-games", type=int, default=3000, help="seeded games whose legal indexes are the policy's actions")
+    t.add_argument("--cap-reward", type=float, default=0.0,
+                   help="the reward of a duel stopped at the turn cap (0, the environment's; -1: as bad as a loss)")
     _table_options(t)
     e = sub.add_parser("evaluate", help="the model's win share at its table, beside random and heuristic play")
     e.add_argument("--model", type=Path, default=Path("ppo-solo.zip"))
     e.add_argument("--games", type=int, default=200)
     e.add_argument("--seed", type=int, default=50_000, help="first seed (training draws its seeds at random below 2**31)")
-    e.add_argument("--opponent", default=None, help="the bot at every other seat (default: the one it was trained against)")
+    e.add_argument("--opponent", default=None,
+                   help="the bot at the other side's seats (default: the one it was trained against; teammates keep it)")
     args = parser.parse_args(argv)
     if args.command == "train":
         try:
             table = _table(args)
         except ValueError as exc:
             parser.error(str(exc))
-        print(train(args.steps, args.out, args.seed, table=table, index_games=args.index_games))
+        print(train(args.steps, args.out, args.seed, table=table, index_games=args.index_games,
+                    cap_reward=args.cap_reward))
         return 0
     if not args.model.is_file() or not sidecar_path(args.model).is_file():
         parser.error(f"--model: no model file {args.model} with its {sidecar_path(args.model).name} (train one first)")

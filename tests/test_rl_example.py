@@ -182,3 +182,30 @@ def test_a_bad_table_is_refused_with_the_engine_s_words(example: ModuleType, cap
     with pytest.raises(SystemExit):
         example.main(["train", "--mode", "solo", "--lineup", "R", "--seat", "3", "--steps", "10"])
     assert "no seat 3" in capsys.readouterr().err
+
+
+def test_an_evaluation_opponent_takes_the_other_side_s_seats_only(example: ModuleType) -> None:
+    table = example.Table("duel", "ERR", 1, "recommended", "heuristic")
+    bots = table.opponents(7, "random")
+    assert sorted(bots) == [0, 2]
+    assert bots[0].name == "random" and bots[2].name != "random"   # the teammate keeps the table's bot
+
+
+def test_a_duel_stopped_at_the_turn_cap_gets_the_cap_reward(example: ModuleType) -> None:
+    """The environment gives 0 for a capped duel, so a learner may learn to stall rather than lose;
+    ``cap_reward=-1`` makes the cap as bad as a loss."""
+    from christianity_game.env.actions import ACTION_KEYS
+    table = example.Table("duel", "EER", 2, "recommended", "heuristic")
+    env = example.SeatEnv([ACTION_KEYS.index(("pass",))], table, cap_reward=-1.0)
+    env.aec.settings = env.aec.settings.updated({"max_turns": 4})
+    rewards, done, info = [], False, {}
+    env.reset(seed=9)
+    while not done:
+        _, reward, terminated, truncated, info = env.step(0)
+        rewards.append(reward)
+        done = terminated or truncated
+    if truncated:
+        assert rewards[-1] == -1.0 and info["turn_cap"]
+    else:
+        assert rewards[-1] in (1.0, -1.0)
+    assert truncated, "four turns of passing end at the cap"
