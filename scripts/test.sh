@@ -5,8 +5,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh dev || exit 1
 scripts/install-browser.sh || exit 1
-.venv/bin/python -m pytest -n 2 "$@"
+# The whole run is bounded too (it takes 7-10 minutes; CI allows 90 for set-up and tests): a hang
+# outside any one test ends with a line that says so rather than at CI's limit.
+timeout --kill-after=60 3600 .venv/bin/python -m pytest -n 2 "$@"
 rc=$?
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+  echo "pytest ran past its hour and was stopped: failing" >&2
+  exit 1
+fi
 if [ "$rc" -eq 5 ]; then
   echo "pytest collected no tests: failing" >&2
   exit 1
