@@ -82,3 +82,16 @@ def test_a_tiny_knob_study_completes_resumes_and_writes_its_best(tmp_path: Path,
     assert data["confirm"][0]["heuristic"]["share"] >= 0 and "paired_gain" in data["confirm"][0]
     best = tune_knobs.knobs_of(data["knobs"])
     assert isinstance(best, Knobs) and data["best_trial"] in (0, 1)
+
+
+def test_a_knob_study_on_two_workers_plays_the_same_games(tmp_path: Path) -> None:
+    """``--workers 2`` plays the trial's games in a spawned pool: the same value as on one worker."""
+    values = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"knobs-{workers}.json"
+        args = ["--trials", "1", "--games", "2", "--search-games", "0", "--confirm-games", "0",
+                "--confirm-search-games", "0", "--workers", workers, "--storage", str(tmp_path / f"{workers}.sqlite"),
+                "--out", str(out)]
+        assert tune_knobs.main(args) == 0
+        values.append(json.loads(out.read_text())["tuning_value"])
+    assert values[0] == values[1]

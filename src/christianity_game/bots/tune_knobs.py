@@ -23,6 +23,7 @@ import argparse
 import dataclasses
 import json
 import math
+import multiprocessing
 import shlex
 import sys
 import time
@@ -182,7 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     if not study.trials:   # the heuristic's own knobs are the first trial: the tuner starts from them
         study.enqueue_trial(dataclasses.asdict(DEFAULT_KNOBS))
     todo = cells()
-    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    # spawn, as every pool of the project: a fork of this process (Optuna's storage, Rich) could
+    # inherit a lock some other thread holds and never start
+    pool = (ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn"))
+            if args.workers > 1 else None)
     try:
         def objective(trial: Any) -> float:
             started = time.time()
