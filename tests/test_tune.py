@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 from christianity_game.cli import app
 from christianity_game.engine.variants import VARIANTS, parse_variants
 from christianity_game.sim.tune import (
-    BANDS, TARGETS, Targets, TuneError, band_figures, check_targets, closeness, make_config, parse_bands,
-    variant_choices, variants_text, warm_start,
+    BANDS, EXHAUSTIVE_LIMIT, TARGETS, Targets, TuneError, band_figures, check_targets, closeness, make_config,
+    parse_bands, small_sets, variant_choices, variants_text, warm_start,
 )
 
 runner = CliRunner()
@@ -267,3 +267,38 @@ def test_tune_variants_are_played_by_every_trial_and_counted_as_departures(tmp_p
                                "--trials", "1", "--study", str(tmp_path / "b.sqlite"), "--out", str(tmp_path / "b")],
                          env=ENV)
     assert both.exit_code == 2 and "--space evilHabituals: the grid's --set already sets it" in both.output
+
+
+def test_an_exhaustive_search_plays_every_small_set_once(tmp_path: Path) -> None:
+    """``tune --exhaustive K``: every set of at most K departures from the search space is a trial
+    (the printed rules first, then each variant at each value, then the pairs), none twice; a rerun
+    with a larger K adds only the sets it lacks, and the report says how the trials were chosen."""
+    config = make_config("ER", {"evilInterrupt": ["1"]}, space=["rewardCap", "finaleReward"],
+                         values=["rewardCap=2,3"], games=2)
+    one = small_sets(config, 1)
+    assert one == [{"rewardCap": 0, "finaleReward": True}, {"rewardCap": 2, "finaleReward": True},
+                   {"rewardCap": 3, "finaleReward": True}, {"rewardCap": 0, "finaleReward": False}]
+    assert len(small_sets(config, 2)) == 6 and small_sets(config, 5) == small_sets(config, 2)
+    fixed = make_config("ER", {"evilInterrupt": ["1"], "evilHabituals": ["2"]}, space=["rewardCap"], games=2)
+    assert small_sets(fixed, 1) == [{"rewardCap": 0}]   # the fixed evilHabituals=2 is the one departure
+    with pytest.raises(TuneError, match="already plays 1 departure"):
+        small_sets(fixed, 0)
+    wide = make_config("ER", games=2)
+    with pytest.raises(TuneError, match=f"more than {EXHAUSTIVE_LIMIT} sets"):
+        small_sets(wide, 4)
+
+    study, out = tmp_path / "tune.sqlite", tmp_path / "report"
+    args = ["tune", *TINY, "--space", "rewardCap,finaleReward", "--values", "rewardCap=2,3", "--backend", "serial",
+            "--study", str(study), "--out", str(out)]
+    first = runner.invoke(app, [*args, "--exhaustive", "1", "--json"], env=ENV)
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout[first.stdout.index("{"):])
+    assert [t["variants"] for t in data["trials"]] == ["printed", "rewardCap=2", "rewardCap=3", "finaleReward=off"]
+    assert all(t["exhaustive"] == 1 and t["warm_start"] is None for t in data["trials"])
+    second = runner.invoke(app, [*args, "--exhaustive", "2"], env=ENV)
+    assert second.exit_code == 0, second.output
+    assert "2 trial(s) run now" in second.output and "holds 6 complete" in second.output
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    assert "Exhaustive: every set of at most 2 departures from the search space is a trial" in md
+    bad = runner.invoke(app, [*args, "--exhaustive", "-1"], env=ENV)
+    assert bad.exit_code == 2 and "--exhaustive must be 0 or more departures" in bad.output

@@ -204,6 +204,10 @@ def tune(
     population: Annotated[int, typer.Option(help="NSGA-II: trials a generation.")] = 10,
     warm_start: Annotated[bool, typer.Option(
         help="A new study starts with the printed rules, each variant alone and the presets.")] = True,
+    exhaustive: Annotated[Optional[int], typer.Option(
+        help="Play every set of at most this many departures from the search space instead of NSGA-II's draws "
+             "(--trials and the warm start are then not used; narrow the space with --space and --values).")]
+        = None,
     study: Annotated[str, typer.Option(
         help="The study's storage: an Optuna SQLite file (or a database URL) that several runs and machines share.")]
         = "tune.sqlite",
@@ -224,8 +228,8 @@ def tune(
     every cell (line-ups x --set axes x bots) a contest, then confirm the best on fresh seeds."""
     from ..sim.lab import LabError, LabInterrupted
     from ..sim.tune import (CONFIRM_MODES, LabOptions, TuneError, TuneProgress, confirm as confirm_trials,
-                           default_lab_db, make_config, open_study, pick_candidates, run_study, trial_bands,
-                           write_tune_report)
+                           default_lab_db, make_config, open_study, pick_candidates, run_study, small_sets,
+                           trial_bands, write_tune_report)
     if trials < 1:
         fail(f"--trials must be at least 1, not {trials}")
     if games < 1:
@@ -242,6 +246,8 @@ def tune(
         fail(f"--confirm must be one of {', '.join(CONFIRM_MODES)}, not {confirm!r}")
     if confirm_top < 1:
         fail("--confirm-top must be at least 1")
+    if exhaustive is not None and exhaustive < 0:
+        fail(f"--exhaustive must be 0 or more departures, not {exhaustive}")
     options = _run_options(backend, workers, address, chunk)
     if out.exists() and not out.is_dir():
         fail(f"--out: {out} is not a folder")
@@ -252,6 +258,8 @@ def tune(
         config = make_config(lineup, _grid_axes(set_, variants), bots or ["heuristic"], games=games, seed=seed,
                              space=None if space is None else [p for p in space.split(",") if p.strip()],
                              values=values, objective=objective, bands=band)
+        if exhaustive is not None:
+            trials = len(small_sets(config, exhaustive))   # checked before the study is made
         the_study = open_study(config, study, study_name, population)
     except (TuneError, LabError) as exc:
         fail(str(exc))
@@ -283,7 +291,8 @@ def tune(
 
         hooks = TuneProgress(started, played, finished)
         try:
-            ran = run_study(config, the_study, lab_options, trials, warm=warm_start, progress=hooks)
+            ran = run_study(config, the_study, lab_options, trials, warm=warm_start, progress=hooks,
+                            exhaustive=exhaustive)
             chosen, how = pick_candidates(the_study, confirm, confirm_top, config.targets, config.objective)
             progress.update(bar, completed=0, total=max(1, len(chosen)), description="confirming")
             candidates = confirm_trials(config, the_study, lab_options, confirm_seed, confirm_games, chosen, hooks)

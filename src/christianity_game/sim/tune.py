@@ -14,6 +14,10 @@ seeded). Every objective is minimised:
 3. the median duel length in rounds (of the longest cell: every cell must be short, not their mix);
 4. the number of departures (variants not at their printed value).
 
+With ``tune --exhaustive K`` the sampler draws nothing: every set of at most K departures from the
+search space (:func:`small_sets`) is a trial, which answers "which small sets come closest?" outright
+where the space is small enough (at most :data:`EXHAUSTIVE_LIMIT` sets).
+
 A *trial* is one set of variant values; it plays one lab grid (:func:`~.lab.build_grid`,
 :func:`~.lab.run_lab`, on the process pool or a Ray cluster as the lab's
 :class:`~.lab.RunOptions` say; a study holds one Ray session, :meth:`~.lab.RunOptions.session`)
@@ -39,17 +43,18 @@ from .tune_config import (FIRST_OBJECTIVES, NARROW, OBJECTIVES, OTHER_OBJECTIVES
                           make_config, tunable, variant_choices, variants_text)
 from .tune_confirm import CONFIRM_MODES, TIE_BREAKS, Candidate, confirm, front_trials, pick_candidates
 from .tune_report import TuneReport, importance, lab_command, trial_bands, trial_head, write_tune_report
-from .tune_study import (DUPLICATES, LabOptions, Played, TuneProgress, complete_trials, default_lab_db, departures_of,
-                         grid_figures, open_study, play_trial, run_study, warm_start)
+from .tune_study import (DUPLICATES, EXHAUSTIVE_LIMIT, LabOptions, Played, TuneProgress, complete_trials,
+                         default_lab_db, departures_of, grid_figures, open_study, play_trial, run_study, small_sets,
+                         warm_start)
 from .tune_targets import (BANDS, TARGETS, TargetCheck, Targets, TuneError, band_figures, band_key, bands_text,
                            check_targets, closeness, parse_bands)
 
 __all__ = [
-    "BANDS", "CONFIRM_MODES", "DUPLICATES", "FIRST_OBJECTIVES", "NARROW", "OBJECTIVES", "OTHER_OBJECTIVES",
-    "SPREAD", "TARGETS", "TIE_BREAKS", "Candidate", "LabOptions", "Played", "TargetCheck", "Targets", "Tunable",
+    "BANDS", "CONFIRM_MODES", "DUPLICATES", "EXHAUSTIVE_LIMIT", "FIRST_OBJECTIVES", "NARROW", "OBJECTIVES",
+    "OTHER_OBJECTIVES", "SPREAD", "TARGETS", "TIE_BREAKS", "Candidate", "LabOptions", "Played", "TargetCheck", "Targets", "Tunable",
     "TuneConfig", "TuneError", "TuneProgress", "TuneReport", "band_figures", "band_key", "bands_text",
     "check_targets", "closeness", "complete_trials", "confirm", "default_lab_db", "departures_of", "front_trials",
     "grid_figures", "importance", "lab_command", "make_config", "open_study", "parse_bands", "pick_candidates",
-    "play_trial", "run_study", "trial_bands", "trial_head", "tunable", "variant_choices", "variants_text",
-    "warm_start", "write_tune_report",
+    "play_trial", "run_study", "small_sets", "trial_bands", "trial_head", "tunable", "variant_choices",
+    "variants_text", "warm_start", "write_tune_report",
 ]

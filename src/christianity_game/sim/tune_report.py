@@ -114,6 +114,20 @@ def _trial_row(t: "FrozenTrial", config: TuneConfig, confirmed: set[int]) -> lis
             "yes" if t.number in confirmed else "–", str(t.user_attrs.get("warm_start", ""))]
 
 
+def _how_drawn(done: Sequence["FrozenTrial"]) -> str:
+    """How the study's trials were chosen: NSGA-II's draws after the warm start, an exhaustive search
+    of the small sets (``tune --exhaustive K``), or both."""
+    sizes = sorted({int(t.user_attrs["exhaustive"]) for t in done if "exhaustive" in t.user_attrs})
+    drawn = sum(1 for t in done if "exhaustive" not in t.user_attrs)
+    exhaustive = (f"Exhaustive: every set of at most {sizes[-1]} departures from the search space is a trial "
+                  f"(tune --exhaustive {sizes[-1]}; {len(done) - drawn} trials)") if sizes else ""
+    nsga = ("NSGA-II, seeded; the first trials are the printed rules, each variant alone at its suggested value and "
+            "the presets")
+    if not sizes:
+        return nsga + "."
+    return exhaustive + ("." if not drawn else f"; the other {drawn}: {nsga}.")
+
+
 def _trial_band_json(bands: Mapping[str, Any] | None) -> dict[str, Any]:
     """A trial's entry in ``tune.json``: every cell in band, and the cells out of band."""
     if bands is None:
@@ -219,8 +233,7 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
              "are reported but not searched for)")
     notes = [
         f"Objectives (all minimised): {first}; the share of games the lab's safety turn cap ended; the median rounds "
-        "of the longest cell; the number of departures from the printed rules. NSGA-II, seeded; the first trials are "
-        "the printed rules, each variant alone at its suggested value and the presets.",
+        "of the longest cell; the number of departures from the printed rules. " + _how_drawn(done),
         f"Confirmation: {how}; played again on run seed {confirm_seed} ({confirm_games} games a cell). The best trial "
         f"is the confirmed one with at most {targets.departures} departures and under "
         f"{100 * targets.cap_share:.0f} % of games at the safety cap on both seeds that has the smallest "
@@ -307,7 +320,7 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
             "importance": {"values": imp, "note": imp_note},
             "trials": [{"trial": t.number, "values": list(t.values or []), "params": dict(t.params),
                         "variants": variants_text(departures_of(config, t.params)),
-                        "warm_start": t.user_attrs.get("warm_start"),
+                        "warm_start": t.user_attrs.get("warm_start"), "exhaustive": t.user_attrs.get("exhaustive"),
                         **_trial_band_json(trial_bands(t, config)), "figures": t.user_attrs.get("figures"),
                         "seconds": t.user_attrs.get("seconds")} for t in sorted(done, key=lambda t: t.number)]}
     json_path = out / "tune.json"

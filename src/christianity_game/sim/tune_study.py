@@ -1,10 +1,11 @@
 """The tuner's study: one trial played as a lab grid (:func:`play_trial`) and its figures
 (:func:`grid_figures`), the Optuna study that holds the trials (:func:`open_study`, resumed from
-its storage), its first trials (:func:`warm_start`) and the run that adds trials to it
-(:func:`run_study`)."""
+its storage), its first trials (:func:`warm_start`), every small set for an exhaustive search
+(:func:`small_sets`) and the run that adds trials to it (:func:`run_study`)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import warnings
 from dataclasses import dataclass, field
@@ -26,6 +27,10 @@ if TYPE_CHECKING:
 
 #: draws a wanted trial may take when the sampler keeps drawing variants already played
 DUPLICATES = 10
+
+#: the most sets an exhaustive search (``tune --exhaustive K``) plays: past it the space is refused,
+#: to be narrowed with --space and --values (each set is a lab grid of its own)
+EXHAUSTIVE_LIMIT = 2000
 
 
 # ---------------------------------------------------------------------------------------- one trial
@@ -193,6 +198,28 @@ def warm_start(config: TuneConfig) -> list[tuple[dict[str, Any], str]]:
     return out
 
 
+def small_sets(config: TuneConfig, most: int) -> list[dict[str, Any]]:
+    """Every set of the search space (alias -> value) with at most ``most`` departures from the
+    printed rules, fewest first: the printed rules, then each searched variant at each of its
+    values, then each pair, and so on. The departures every trial plays (``tune --variants``,
+    :attr:`TuneConfig.fixed_departures`) count towards ``most``, as they do in the fourth
+    objective. Answers the question NSGA-II's draws only sample: which small sets come closest?"""
+    searched = most - config.fixed_departures
+    if searched < 0:
+        raise TuneError(f"--exhaustive {most}: every trial already plays {config.fixed_departures} departure(s) "
+                        f"(--variants or --set), more than {most}")
+    printed = {alias: tried[0] for alias, tried in config.choices.items()}
+    out: list[dict[str, Any]] = []
+    for size in range(min(searched, len(printed)) + 1):
+        for names in itertools.combinations(printed, size):
+            for values in itertools.product(*(config.choices[alias][1:] for alias in names)):
+                out.append({**printed, **dict(zip(names, values))})
+                if len(out) > EXHAUSTIVE_LIMIT:
+                    raise TuneError(f"--exhaustive {most}: the search space holds more than {EXHAUSTIVE_LIMIT} sets "
+                                    f"of at most {most} departures; narrow it with --space and --values")
+    return out
+
+
 def frozen_params(params: Mapping[str, Any]) -> str:
     return json.dumps(dict(params), sort_keys=True)
 
@@ -212,12 +239,16 @@ class TuneProgress:
 
 
 def run_study(config: TuneConfig, study: "optuna.Study", lab: LabOptions, trials: int, warm: bool = True,
-              progress: TuneProgress | None = None) -> int:
+              progress: TuneProgress | None = None, exhaustive: int | None = None) -> int:
     """Add trials to ``study`` until it holds ``trials`` complete ones (those stored count: a rerun
     resumes). A trial that failed or was interrupted is tried again first. A trial the sampler
     draws with the variants of a complete one is pruned (it would only read the same games back)
     and another is drawn, up to :data:`DUPLICATES` a trial wanted. Returns how many trials this
-    call completed."""
+    call completed.
+
+    With ``exhaustive`` = K, the sampler draws nothing: every set of at most K departures
+    (:func:`small_sets`) that the study does not hold yet is queued and played, ``trials`` and the
+    warm start aside (the printed rules and each variant alone are among the sets)."""
     import optuna
     from optuna.study import MaxTrialsCallback
     from optuna.trial import TrialState
@@ -226,7 +257,7 @@ def run_study(config: TuneConfig, study: "optuna.Study", lab: LabOptions, trials
         raise TuneError(f"--trials must be at least 1, not {trials}")
     progress = progress or TuneProgress()
     every = study.get_trials(deepcopy=False)
-    if not every and warm:
+    if not every and warm and exhaustive is None:
         for params, why in warm_start(config):
             study.enqueue_trial(params, user_attrs={"warm_start": why})
     pending = {frozen_params(t.params) for t in every if t.state in (TrialState.COMPLETE, TrialState.WAITING)}
@@ -235,6 +266,13 @@ def run_study(config: TuneConfig, study: "optuna.Study", lab: LabOptions, trials
             study.enqueue_trial(dict(t.params), user_attrs={"retry_of": t.number})
             pending.add(frozen_params(t.params))
     done = len(complete_trials(study))
+    if exhaustive is not None:
+        for params in small_sets(config, exhaustive):
+            if frozen_params(params) not in pending:
+                study.enqueue_trial(params, user_attrs={"exhaustive": exhaustive})
+                pending.add(frozen_params(params))
+        # everything queued (the sets, and the retries above) and nothing the sampler would draw
+        trials = done + len(study.get_trials(deepcopy=False, states=(TrialState.WAITING,)))
     todo = trials - done
     if todo <= 0:
         return 0
