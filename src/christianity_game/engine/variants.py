@@ -132,12 +132,14 @@ def find_variant(name: str) -> Variant:
     return found
 
 #: Named sets of variants a table can take in one word (``--variants recommended``). The
-#: recommended set is the tuner's closest to a contest, confirmed on fresh seeds; it does not meet
-#: every target yet (4 departures, ER with Evil Interrupt under the band, and strong bots tilt it):
-#: docs/balance/recommended/ and docs/decisions.md ("Play-test variants") have the cells.
+#: recommended set is the closest to a contest of every set of at most three departures (the
+#: tuner's exhaustive search, heuristic bots), confirmed on fresh seeds; it does not meet every
+#: target yet (ER with Evil Interrupt just under its band, and strong bots tilt it to Evil):
+#: docs/balance/recommended/ and docs/decisions.md ("Play-test variants") have the cells. A record
+#: stores the values, never the preset's name, so changing the preset changes no record.
 PRESETS: dict[str, dict[str, int | bool]] = {
     "printed": {},
-    "recommended": {"reward_cap": 3, "finale_reward": False, "outnumbered": 3, "evil_habituals": 2},
+    "recommended": {"reward_cap": 2, "finale_reward": False, "evil_habituals": 2},
 }
 
 
