@@ -259,7 +259,8 @@ def tune(
                              space=None if space is None else [p for p in space.split(",") if p.strip()],
                              values=values, objective=objective, bands=band)
         if exhaustive is not None:
-            trials = len(small_sets(config, exhaustive))   # checked before the study is made
+            # refused here, before a study is made; run_study queues the sets and counts what is left
+            trials = len(small_sets(config, exhaustive))
         the_study = open_study(config, study, study_name, population)
     except (TuneError, LabError) as exc:
         fail(str(exc))

@@ -51,10 +51,10 @@ from .tune_targets import (BANDS, TARGETS, TargetCheck, Targets, TuneError, band
 
 __all__ = [
     "BANDS", "CONFIRM_MODES", "DUPLICATES", "EXHAUSTIVE_LIMIT", "FIRST_OBJECTIVES", "NARROW", "OBJECTIVES",
-    "OTHER_OBJECTIVES", "SPREAD", "TARGETS", "TIE_BREAKS", "Candidate", "LabOptions", "Played", "TargetCheck", "Targets", "Tunable",
-    "TuneConfig", "TuneError", "TuneProgress", "TuneReport", "band_figures", "band_key", "bands_text",
-    "check_targets", "closeness", "complete_trials", "confirm", "default_lab_db", "departures_of", "front_trials",
-    "grid_figures", "importance", "lab_command", "make_config", "open_study", "parse_bands", "pick_candidates",
-    "play_trial", "run_study", "small_sets", "trial_bands", "trial_head", "tunable", "variant_choices",
-    "variants_text", "warm_start", "write_tune_report",
+    "OTHER_OBJECTIVES", "SPREAD", "TARGETS", "TIE_BREAKS", "Candidate", "LabOptions", "Played", "TargetCheck",
+    "Targets", "Tunable", "TuneConfig", "TuneError", "TuneProgress", "TuneReport", "band_figures", "band_key",
+    "bands_text", "check_targets", "closeness", "complete_trials", "confirm", "default_lab_db", "departures_of",
+    "front_trials", "grid_figures", "importance", "lab_command", "make_config", "open_study", "parse_bands",
+    "pick_candidates", "play_trial", "run_study", "small_sets", "trial_bands", "trial_head", "tunable",
+    "variant_choices", "variants_text", "warm_start", "write_tune_report",
 ]

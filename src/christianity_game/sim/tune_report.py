@@ -117,15 +117,15 @@ def _trial_row(t: "FrozenTrial", config: TuneConfig, confirmed: set[int]) -> lis
 def _how_drawn(done: Sequence["FrozenTrial"]) -> str:
     """How the study's trials were chosen: NSGA-II's draws after the warm start, an exhaustive search
     of the small sets (``tune --exhaustive K``), or both."""
-    sizes = sorted({int(t.user_attrs["exhaustive"]) for t in done if "exhaustive" in t.user_attrs})
-    drawn = sum(1 for t in done if "exhaustive" not in t.user_attrs)
-    exhaustive = (f"Exhaustive: every set of at most {sizes[-1]} departures from the search space is a trial "
-                  f"(tune --exhaustive {sizes[-1]}; {len(done) - drawn} trials)") if sizes else ""
     nsga = ("NSGA-II, seeded; the first trials are the printed rules, each variant alone at its suggested value and "
             "the presets")
-    if not sizes:
+    listed = [int(t.user_attrs["exhaustive"]) for t in done if "exhaustive" in t.user_attrs]
+    if not listed:
         return nsga + "."
-    return exhaustive + ("." if not drawn else f"; the other {drawn}: {nsga}.")
+    drawn = len(done) - len(listed)
+    return (f"Exhaustive: every set of at most {max(listed)} departures from the search space is a trial "
+            f"(tune --exhaustive {max(listed)}; {len(listed)} trials)"
+            + ("." if not drawn else f"; the other {drawn}: {nsga}."))
 
 
 def _trial_band_json(bands: Mapping[str, Any] | None) -> dict[str, Any]:
