@@ -114,9 +114,9 @@ def collect(kind: str, games: int, seed: int, every: int, workers: int) -> list[
         for j in jobs:
             rows.extend(_chunk(j))
     else:
-        import multiprocessing
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for part in pool.imap(_chunk, jobs):
+        from ..workers import spawn_pool
+        with spawn_pool(workers) as pool:
+            for part in pool.map(_chunk, jobs):
                 rows.extend(part)
     return rows
 

@@ -244,9 +244,10 @@ def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int =
         for job in jobs:
             took(*play_job(entrants, tables, seed, job))
     else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        from concurrent.futures import as_completed
+
+        from ..workers import spawn_pool
+        with spawn_pool(workers) as pool:
             futures = [pool.submit(play_job, entrants, tables, seed, job) for job in jobs]
             for f in as_completed(futures):
                 took(*f.result())

@@ -314,9 +314,8 @@ def thinking_pool() -> Any:
     """
     global _POOL
     if _POOL is None:
-        import multiprocessing
         import os
-        from concurrent.futures import ProcessPoolExecutor
-        _POOL = ProcessPoolExecutor(max_workers=max(1, os.cpu_count() or 1),
-                                    mp_context=multiprocessing.get_context("spawn"))
+
+        from ..workers import spawn_pool
+        _POOL = spawn_pool(max(1, os.cpu_count() or 1))
     return _POOL

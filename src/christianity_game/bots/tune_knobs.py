@@ -23,7 +23,6 @@ import argparse
 import dataclasses
 import json
 import math
-import multiprocessing
 import shlex
 import sys
 import time
@@ -37,6 +36,7 @@ from ..engine.variants import parse_variants
 from .heuristic import DEFAULT_KNOBS, HeuristicBot, Knobs
 from .ladder import game_seed, wilson
 from .match import play_out
+from ..workers import spawn_pool
 
 #: The searched range of each knob (ints: low, high; floats: low, high, step).
 SPACE: dict[str, tuple[float, ...]] = {
@@ -185,8 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     todo = cells()
     # spawn, as every pool of the project: a fork of this process (Optuna's storage, Rich) could
     # inherit a lock some other thread holds and never start
-    pool = (ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn"))
-            if args.workers > 1 else None)
+    pool = spawn_pool(args.workers) if args.workers > 1 else None
     try:
         def objective(trial: Any) -> float:
             started = time.time()

@@ -30,6 +30,8 @@ from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from ..workers import spawn_pool
+
 if TYPE_CHECKING:
     from starlette.requests import Request
 
@@ -244,9 +246,8 @@ class ReplayPool:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            import multiprocessing
             # spawn: the worker imports the package afresh, with no copy of the server's event loop
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = spawn_pool(1)
         return self._pool
 
     def _kill(self) -> None:

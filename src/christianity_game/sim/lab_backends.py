@@ -59,13 +59,13 @@ def _warm() -> None:
 
 def _process(tasks: Sequence[Task], workers: int, **_: Any) -> Iterator[list[tuple[Any, ...]]]:
     """A pool of ``workers`` processes, a few chunks in flight each; results as they finish."""
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-    ctx = multiprocessing.get_context("spawn")   # no fork of a threaded parent (Rich's refresher)
+    from ..workers import spawn_pool
+
     pending: set[Future[list[tuple[Any, ...]]]] = set()
     queue = deque(tasks)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_warm)
+    pool = spawn_pool(workers, _warm)
     try:
         while queue or pending:
             while queue and len(pending) < 2 * workers:

@@ -1,0 +1,64 @@
+"""The project's process pools (``christianity_game.workers``): spawned workers that end with their parent.
+
+A lab, tuner or ladder killed with ``kill -9`` used to leave its workers playing their chunk to the
+end (minutes of search-bot games) on a shared two-core machine; each worker now watches its parent.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+from christianity_game.workers import PARENT_POLL_S, spawn_pool
+
+PARENT = textwrap.dedent("""
+    import os, sys, time
+    from christianity_game.workers import spawn_pool
+    pool = spawn_pool(1)
+    print(pool.submit(os.getpid).result(), flush=True)   # the worker's pid
+    pool.submit(time.sleep, 600)                          # a long chunk in the worker
+    time.sleep(600)
+""")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie (exited, not yet reaped by its new parent) counts as gone
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_worker_ends_soon_after_its_parent_is_killed() -> None:
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        assert worker != parent.pid and _alive(worker)
+        time.sleep(2 * PARENT_POLL_S)
+        assert _alive(worker), "the worker must live while its parent does"
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 10
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(worker), "the worker kept running after its parent was killed"
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def test_a_pool_runs_its_initializer_then_its_work() -> None:
+    from christianity_game.sim.lab_backends import _warm   # the lab's: Ctrl-C is the parent's
+    with spawn_pool(1, _warm) as pool:
+        assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+        assert pool.submit(os.getpid).result() != os.getpid()
