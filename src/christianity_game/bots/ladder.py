@@ -25,7 +25,6 @@ table and one over all, and a plot (``ladder.png``). Outputs go to ``--out`` (``
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +33,7 @@ from typing import Any, Callable, Iterable
 from ..engine.game import Game
 from ..engine.rng import Rng
 from ..engine.settings import Settings
+from ..sim.report_stats import wilson
 from .base import Bot
 from .match import play_out
 from .registry import bot_from_path, is_bot_name, level_of, make_bot
@@ -163,17 +163,6 @@ class LadderResult:
             "matches": len(self.matches), "seconds": round(self.seconds, 1),
             "seconds_a_game": {k: round(v, 3) for k, v in self.game_seconds.items()},
         }
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of k successes in n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def _matches(entrants: list[str], tables: list[Table], outcomes: dict[Job, str]) -> list[Match]:

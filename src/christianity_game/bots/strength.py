@@ -27,7 +27,8 @@ from ..engine.settings import Settings
 from ..engine.variants import parse_variants
 from .match import play_out
 from .registry import make_bot
-from .ladder import game_seed, wilson
+from ..sim.report_stats import wilson
+from .ladder import game_seed
 
 
 def play(mode: str, lineup: str, settings: Settings, seed: int, seats: list[str]) -> dict[str, Any]:
