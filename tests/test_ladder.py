@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from christianity_game.bots import bot_from_path
 from christianity_game.bots.base import Bot, RandomBot
 from christianity_game.bots.ladder import Match, rate, run_ladder, tables_for
-from christianity_game.sim.report_stats import wilson
+from christianity_game.stats import wilson
 from christianity_game.cli import app
 from christianity_game.engine.actions import Action, Pass
 

@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable
 from ..engine.game import Game
 from ..engine.rng import Rng
 from ..engine.settings import Settings
-from ..sim.report_stats import wilson
+from ..stats import wilson
 from .base import Bot
 from .match import play_out
 from .registry import bot_from_path, is_bot_name, level_of, make_bot

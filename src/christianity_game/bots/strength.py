@@ -27,7 +27,7 @@ from ..engine.settings import Settings
 from ..engine.variants import parse_variants
 from .match import play_out
 from .registry import make_bot
-from ..sim.report_stats import wilson
+from ..stats import wilson
 from .ladder import game_seed
 
 

@@ -34,7 +34,7 @@ from ..engine.game import Game
 from ..engine.settings import Settings
 from ..engine.variants import parse_variants
 from .heuristic import DEFAULT_KNOBS, HeuristicBot, Knobs
-from ..sim.report_stats import wilson
+from ..stats import wilson
 from .ladder import game_seed
 from .match import play_out
 from ..workers import spawn_pool

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from ..stats import wilson
 from .lab_games import LOCK_TURNS
 from .lab_grid import DUEL_TURN_CAP, LabError
 from .report_plots import write_plots
 from .report_stats import (COUNT_LABEL, ENDED_LABEL, ENDED_ORDER, CellStats, Effect, StrengthPoint, load_stats,
-                           quantile, strength_points, variant_effects, wilson)
+                           quantile, strength_points, variant_effects)
 
 __all__ = [
     "COUNT_LABEL", "ENDED_LABEL", "ENDED_ORDER", "PLOTS_AFTER", "SECTIONS", "CellStats", "Effect", "Report",

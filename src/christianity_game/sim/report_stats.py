@@ -14,10 +14,10 @@ from typing import Any, Sequence
 
 from ..engine.settings import Settings
 from ..engine.variants import variants_json
+from ..stats import Z95, wilson
 from .lab_games import LOCK_TURNS
 from .lab_rows import COUNT_COLUMNS, ROW_COLUMNS, cell_spec, fetch_rows, open_existing
 
-Z95 = 1.959963984540054
 #: how a game ended (lab_rows.py ``_end_kind``): a real win, the roundLimit variant's score decision,
 #: or the lab's safety turn cap (also a score decision), in the order tables and plots show them
 ENDED_ORDER = ("righteous", "round_limit_righteous", "turn_cap_righteous", "turn_cap_evil", "round_limit_evil", "evil",
@@ -43,20 +43,6 @@ COUNT_LABEL = {
     "mb_cards_per_phase": "MB: cards per phase", "mb_clean_streak": "MB: clean streak",
     "boost_draw": "boost: draw 2", "boost_humility": "boost: +1 Humility",
 }
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion k/n (95 % by default)."""
-    if n <= 0:
-        return 0.0, 1.0
-    if not 0 <= k <= n:
-        raise ValueError(f"wilson: need 0 <= k <= n, not k={k}, n={n}")
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # exact ends: no rounding leaves 0/n or n/n outside its own interval
-    return (0.0 if k == 0 else max(0.0, centre - half)), (1.0 if k == n else min(1.0, centre + half))
 
 
 def quantile(sorted_vals: Sequence[float], q: float) -> float:
