@@ -28,7 +28,7 @@ from typing import Any, Iterator
 
 from christianity_game import Action, Game, IllegalAction, Pass, Settings
 from christianity_game.engine.actions import Undo
-from christianity_game.engine.determinize import determinize, hidden_places
+from christianity_game.engine.determinize import determinize, hidden_places, pinned_uids
 from christianity_game.engine.rng import Rng
 from state_helpers import fingerprint, snapshot
 
@@ -334,7 +334,17 @@ def check_world(game: Game, seat: int | None, rng: Rng, play: int = 0) -> int:
     assert world.legal_actions(seat) == game.legal_actions(seat) if seat is not None else True
     hidden = zone_keys(game, seat)
     real, dealt = places(game), places(world)
-    assert real == dealt, "uids keep their places; only which card a hidden uid is may change"
+    assert set(real) == set(dealt), "every place keeps its card count"
+    # uids keep their places, except a pinned uid (a public card the pending state names, sitting in
+    # a hidden place: an offered boost's card reshuffled into its deck), which swaps with another
+    # hidden uid of the same zone (engine/determinize.py, "Cards the pending state refers to")
+    pins = set(pinned_uids(game))
+    moved = [p for p in real if real[p] != dealt[p]]
+    for p in moved:
+        assert p in hidden and (real[p] in pins or dealt[p] in pins), \
+            f"uid {real[p]} left its place {p}; only which card a hidden uid is may change"
+    assert Counter(real[p] for p in moved) == Counter(dealt[p] for p in moved), "moved uids swap places"
+    assert len({p[0] for p in moved}) <= len(pins), "a pinned uid swaps within its own zone"
     changed = 0
     for place, uid in real.items():
         if place not in hidden:

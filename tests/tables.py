@@ -32,4 +32,6 @@ TABLES: dict[str, tuple[str, str, dict[str, Any]]] = {
                                         "humility_win": 2}),
     "duel-EER-clocks": ("duel", "EER", {"max_turns": 40, "same_turn_bonus": False, "evil_hold": 2,
                                         "evil_habituals": 5, "round_limit": 12}),
+    "duel-EER-round-threats": ("duel", "EER", {"max_turns": 40, "round_threats": 3, "reward_cap": 2,
+                                               "evil_habituals": 2}),
 }

@@ -315,6 +315,51 @@ def test_D_INT_4_variant_threatLimit_stops_an_evil_seat_after_n_threats_a_turn(l
         assert s.g.turn_seat == 0 and s.d.plays[0] == 0   # a new turn: the seat may threaten again
 
 
+@pytest.mark.parametrize("limit", [0, 1])
+def test_D_INT_4_variant_roundThreats_bounds_the_evil_side_a_round_per_righteous_seat(limit: int) -> None:
+    """D-INT-4 (variant roundThreats=1): as printed the lone Evil seat of ERR plays its eight
+    threats in its turn; with the variant the Evil side plays one a round for each Righteous seat
+    (two here), then no threat is offered, on its own turn or as an interrupt on the Righteous
+    turns, and one tried is refused with the variant's reason; the next round it may play again."""
+    from christianity_game import IllegalAction, PlayCard
+    s = DuelScenario("ERR", phase="main", turn_seat=0, roundThreats=limit)
+    s.hand(0, *[LEAVEN, IDLE] * 4).evil_cz(0, 8).deck(0, *[E_FILL] * 20)
+    for r in (1, 2):
+        s.hand(r, R_FILL).untapped(r, 4 * (res(LEAVEN) + res(IDLE))).deck(r, *[R_FILL] * 10)
+    s.start()
+    played = 0
+    while s.threat_plays(0) and played < 8:
+        s.do(s.threat_plays(0)[0])
+        played += 1
+        s.take_rewards()
+    assert played == (8 if limit == 0 else 2)
+    if not limit:
+        return
+    assert s.d.round_threats == 2 and s.d.round_threats_no == s.st.round
+    left = next(u for u in s.st.seats[0].hand if s.g.defs[u].is_threat)
+    with pytest.raises(IllegalAction):
+        s.g.apply(PlayCard(0, left, None, 1))
+    code, words = s.g.mode.why_illegal(s.g, PlayCard(0, left, None, 1))
+    assert code == "threat_limit" and "roundThreats" in words and "2 threats this round" in words
+    first_round = s.st.round
+    pos = s.g.to_position()   # the round's tally travels with a position
+    assert pos["duel"]["round_threats"] == {"round": first_round, "played": 2}
+    again = Game.from_position(pos, mode="duel", lineup="ERR", settings=s.g.settings)
+    assert (again.state.duel.round_threats, again.state.duel.round_threats_no) == (2, first_round)
+    assert not any(isinstance(a, PlayCard) for a in again.legal_actions(0))
+    while s.decision() in ("interrupt", "answer", "reward"):
+        target = next(t.target for t in s.st.threats) if s.st.threats else 1
+        s.answer_all(target)
+    s.pass_turn(0)
+    for r in (1, 2):   # the Righteous turns of the same round: Evil is offered no interrupt window
+        assert s.g.turn_seat == r
+        s.pass_turn(r, interrupts=False)   # fails the test at an interrupt decision
+    assert s.g.turn_seat == 0 and s.st.round == first_round + 1
+    while s.decision() != "main":
+        s.pass_(s.decider())   # type: ignore[arg-type]
+    assert s.threat_plays(0), "a new round: the Evil side may threaten again"
+
+
 @pytest.mark.parametrize("times", [1, 3])
 def test_D_CZ_2_and_3_variant_outnumbered_scales_the_handicap(times: int) -> None:
     """D-CZ-2, D-CZ-3 (variant outnumbered=3): the outnumbered side gets its handicap three times

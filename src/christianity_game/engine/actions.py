@@ -141,7 +141,7 @@ class PlayCard(Action):
         ("cannot_afford", "you have too few untapped Cost Zone cards to pay for it"),
         ("needs_target", "the card is aimed at a teammate: say which"),
         ("cannot_resist", "the Resistance card cannot resist that card"),
-        ("threat_limit", "duel: you have played as many threats as allowed this turn"),
+        ("threat_limit", "duel: you have played as many threats as a play-test variant allows (threatLimit: a turn; roundThreats: a round)"),
     )
     env_block: ClassVar[str] = "play"
     env_fields: ClassVar[tuple[str, ...]] = ("card", "threat", "to_seat")

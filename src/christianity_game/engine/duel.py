@@ -136,13 +136,29 @@ def next_discount(game: GameBase, seat: int) -> int:
 def threat_limit_reached(game: GameBase, seat: int) -> bool:
     """The threatLimit variant: the seat has played its threats for this turn (D-INT-4 as
     printed sets no limit; ``plays`` counts the seat's cards this turn, and an Evil seat plays
-    only threats)."""
+    only threats); or the roundThreats variant: the Evil side has played its threats for this
+    round."""
     limit = game.settings.threat_limit
-    return bool(limit) and game.state.duel.plays[seat] >= limit
+    if limit and game.state.duel.plays[seat] >= limit:
+        return True
+    return bool(game.settings.round_threats) and round_threats_left(game) <= 0
+
+
+def round_threats_left(game: GameBase) -> int:
+    """The roundThreats variant: threats the Evil side may still play this round (N for each
+    Righteous seat, all Evil seats together, on any seat's turn; a round begins with the first Evil
+    seat's turn, D-TURN-1). Only meaningful when the variant is on."""
+    d = game.state.duel
+    played = d.round_threats if d.round_threats_no == game.state.round else 0
+    return game.settings.round_threats * len(game._righteous) - played
 
 
 def why_illegal(game: GameBase, a: Action) -> tuple[str, str]:
     if isinstance(a, PlayCard) and game.state.seats[a.seat].side == "evil" and threat_limit_reached(game, a.seat):
+        if game.settings.round_threats and round_threats_left(game) <= 0:
+            allowed = game.settings.round_threats * len(game._righteous)
+            return ("threat_limit", f"the Evil side has played its {allowed} threats this round "
+                                    "(the roundThreats play-test variant)")
         return ("threat_limit", f"seat {a.seat} has played its {game.settings.threat_limit} threats this turn "
                                 "(the threatLimit play-test variant)")
     return legal.why_illegal(game, a)
@@ -301,6 +317,11 @@ def on_card_played(game: GameBase, seat: int, uid: int) -> None:
     st = game.state
     d.plays[seat] += 1
     if st.seats[seat].side == "evil":
+        if game.settings.round_threats:   # the roundThreats variant's count (the printed rules keep none)
+            if d.round_threats_no != st.round:
+                d.round_threats_no = st.round
+                d.round_threats = 0
+            d.round_threats += 1
         n = d.plays[seat]
         # D-MR-2: every 4th play; the fourPlaysOnce variant: the first 4th only
         if (n == 4) if game.settings.four_plays_once else (n % 4 == 0):

@@ -15,7 +15,8 @@ class DuelState:
                  "failed_temptations", "rewards", "earned", "bonus_given", "reward_queue", "flagged",
                  "phase_plays", "phase_key", "streak", "voided", "evil_window", "quiet", "answer",
                  "answer_head", "answering", "r_clock", "e_clock", "e_righteous_turns", "replace_spent",
-                 "finale", "seat_level_rewarded", "counts", "given", "zero_rounds")
+                 "finale", "seat_level_rewarded", "counts", "given", "zero_rounds",
+                 "round_threats", "round_threats_no")
 
     def __init__(self, seats: int = 0) -> None:   # no arguments: see state.py
         self.chain_count = 0
@@ -48,6 +49,8 @@ class DuelState:
         self.counts: dict[str, int] = {}       # what fired, for reports
         self.given = [0] * seats               # rewards each seat got this turn, bonuses too (variant rewardCap)
         self.zero_rounds = 0                   # rounds in a row every Righteous seat ended at Humility 0 (variant humilityWin)
+        self.round_threats = 0                 # threats the Evil side played in round round_threats_no (variant roundThreats)
+        self.round_threats_no = 0
 
     def clone(self) -> "DuelState":
         d = DuelState.__new__(DuelState)
@@ -81,6 +84,8 @@ class DuelState:
         d.counts = dict(self.counts)
         d.given = self.given[:]
         d.zero_rounds = self.zero_rounds
+        d.round_threats = self.round_threats
+        d.round_threats_no = self.round_threats_no
         return d
 
     def reset_chain(self) -> None:

@@ -431,6 +431,10 @@ def _build_duel(game: "Game", raw: Any, flags: _Flags, ref: Any) -> None:
     d.bonus_given = per_seat("bonus_given", [0] * n)
     d.given = per_seat("given", [0] * n)
     d.zero_rounds = as_int(spec.get("humility_zero_rounds", 0), "duel humility_zero_rounds", 0)
+    if "round_threats" in spec:
+        rt = as_table(spec["round_threats"], "duel round_threats", {"round", "played"})
+        d.round_threats_no = as_int(rt.get("round", 0), "duel round_threats round", 0)
+        d.round_threats = as_int(rt.get("played", 0), "duel round_threats played", 0)
     queue = []
     for k, r in enumerate(as_list(spec.get("reward_queue", []), "duel reward_queue")):
         q = as_table(r, f"duel reward_queue {k}", {"seat", "kind"})

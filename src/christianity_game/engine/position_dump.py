@@ -195,6 +195,8 @@ def _duel_to_position(d: Any) -> dict[str, Any]:
         out["given"] = list(d.given)
     if d.zero_rounds:
         out["humility_zero_rounds"] = d.zero_rounds
+    if d.round_threats:
+        out["round_threats"] = {"round": d.round_threats_no, "played": d.round_threats}
     if d.answer_head is not None:
         out["answer_head"] = d.answer_head
     if d.r_clock is not None:

@@ -65,7 +65,8 @@ Duel (``duel`` table; docs/rules.md, section D)
     ``armed_turn``), ``levels_rewarded`` (per
     seat, A-3; default each seat's Maturity), ``counts`` (what fired, for reports); for the play-test
     variants (variants.py): ``given`` (rewards each seat got this turn, bonuses included: rewardCap)
-    and ``humility_zero_rounds`` (rounds in a row every Righteous seat ended at Humility 0: humilityWin).
+    ``humility_zero_rounds`` (rounds in a row every Righteous seat ended at Humility 0: humilityWin)
+    and ``round_threats = {round, played}`` (threats the Evil side played in that round: roundThreats).
 
 ``to_position(game)`` writes all of that: the generator's state and every deck's order are hidden
 information, so a position is an engine and test tool, never something a client is shown.
@@ -102,7 +103,7 @@ WHO = ("self", "teammate", "target", "each_righteous")
 DUEL_KEYS = {"chain", "plays", "failed_temptations", "rewards", "earned", "bonus_given", "reward_queue",
              "phase_plays", "phase_key", "streaks", "voided", "evil_window", "quiet", "answer", "answer_head",
              "answering", "righteous_clock", "evil_clock", "levels_rewarded", "counts", "given",
-             "humility_zero_rounds"}
+             "humility_zero_rounds", "round_threats"}
 CHAIN_KEYS = {"count", "last", "target", "seats", "mixed"}
 REWARD_KINDS = ("evil", "special", "righteous")
 SEAT_ZONES = ("hand", "deck", "cost_zone", "in_play", "held", "discard")

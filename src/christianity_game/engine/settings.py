@@ -38,6 +38,7 @@ class Settings:
     same_turn_bonus: bool = True
     finale_reward: bool = True
     threat_limit: int = 0
+    round_threats: int = 0
     outnumbered: int = 1
     evil_habituals: int = 7
     evil_hold: int = 1

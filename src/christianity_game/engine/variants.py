@@ -99,6 +99,11 @@ VARIANTS: tuple[Variant, ...] = (
             "(the printed rules let Evil play on while it can pay).",
             ("D-INT-4",), "int", 0, 6, 0, 30,
             "each Evil seat plays at most {value} threats a turn"),
+    Variant("round_threats", "roundThreats", "Threats a round, per Righteous seat",
+            "The Evil side plays at most this many threats in one round for each Righteous seat, all Evil "
+            "seats together and on any seat's turn (the printed rules let Evil play on while it can pay).",
+            ("D-INT-4",), "int", 0, 4, 0, 30,
+            "the Evil side plays at most {value} threats a round for each Righteous seat"),
     Variant("evil_habituals", "evilHabituals", "Habituals for the Evil win",
             "The Evil side wins with this many Evil Habituals in play per Evil seat, held for the hold "
             "length (7 as printed).",
