@@ -118,3 +118,22 @@ def test_the_rules_page_refuses_a_bad_variants_link_with_a_code(server: str) -> 
         assert "This table plays the printed rules." in r.read().decode()
     with urllib.request.urlopen(server + "/api/variants") as r:
         assert json.loads(r.read())["presets"]["recommended"]["values"] == RECOMMENDED
+
+
+def test_the_board_counts_the_evil_sides_threats_left_this_round(server: str, page: Any) -> None:  # noqa: F811
+    """D-INT-4 (variant roundThreats=2): the Righteous player's board shows how many threats the Evil
+    side may still play this round, the view's count; a table without the variant shows no such line."""
+    game = _post(server, "/api/games", {"mode": "duel", "lineup": "ER", "bots": {"0": "heuristic"},
+                                        "settings": {"variants": "roundThreats=2"}})
+    page.goto(game["seats"][1]["url"])
+    page.locator("#duel-round-threats").wait_for(state="attached")   # in the Evil side's clocks
+    # the view and the board read in one go: a bot's threat may come between two reads
+    left, text = page.evaluate("() => [window.gameView.duel.round_threats_left, "
+                               "document.querySelector('#duel-round-threats').textContent]")
+    assert 0 <= left <= 2
+    assert text.startswith(f"Threats left to the Evil side this round: {left}") and "roundThreats: 2" in text
+    printed = _post(server, "/api/games", {"mode": "duel", "lineup": "ER", "bots": {"0": "heuristic"}})
+    page.goto(printed["seats"][1]["url"])
+    page.locator("#duel-evil-progress").wait_for(state="attached")
+    assert page.locator("#duel-round-threats").count() == 0
+    assert page.evaluate("() => window.gameView.duel.round_threats_left") is None

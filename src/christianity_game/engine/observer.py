@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from .duel import dominance, evil_seats, next_discount
+from .duel import dominance, evil_seats, next_discount, round_threats_left
 from .duel_clocks import evil_limit
 from .costs import remaining
 from .legal import decider
@@ -60,7 +60,7 @@ SEAT_KEYS: tuple[str, ...] = (
 DUEL_KEYS: tuple[str, ...] = (
     "chain", "dominance", "next_discount", "plays_this_turn", "failed_temptations_this_turn",
     "rewards_this_turn", "reward_pending", "phase_plays", "boost_every", "streaks", "evil_window",
-    "answering", "righteous_clock", "evil_clock", "evil_limit", "replace_spent", "counts")
+    "answering", "righteous_clock", "evil_clock", "evil_limit", "round_threats_left", "replace_spent", "counts")
 
 #: a stack item as a sink gets it: (uid, kind, controller, to_seat, boost index or None, target or None)
 StackRow = tuple[int, str, int, "int | None", "int | None", "int | None"]
@@ -396,6 +396,8 @@ def duel_part(game: "Game", key: str) -> Any:
             "limit": evil_limit(table), "in_play": table.evil_habituals_in_play()}
     if key == "evil_limit":
         return evil_limit(table)
+    if key == "round_threats_left":   # the roundThreats variant: the Evil side's threats left this round
+        return max(0, round_threats_left(table)) if table.settings.round_threats else None
     if key == "replace_spent":
         return sorted(u for u in d.replace_spent if u in st.face_up)
     if key == "counts":

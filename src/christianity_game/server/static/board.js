@@ -1142,6 +1142,10 @@ function renderClocks(v) {
     const why = {};
     er.forEach((r) => { why[r.why] = (why[r.why] || 0) + 1; });
     evilBox.push(clock("duel-rewards", `Micro-rewards this turn: ${d.rewards_this_turn || 0}${er.length ? ` (${Object.entries(why).map(([k, n]) => `${k}${n > 1 ? ` ×${n}` : ""}`).join("; ")})` : ""}. Next: 4th card played, ${3 - ((d.failed_temptations_this_turn || 0) % 3)} more Temptation${3 - ((d.failed_temptations_this_turn || 0) % 3) === 1 ? "" : "s"} through.`));
+    if (d.round_threats_left !== null && d.round_threats_left !== undefined) {   // the roundThreats variant
+      const left = d.round_threats_left;
+      evilBox.push(clock("duel-round-threats", `Threats left to the Evil side this round: ${left} (roundThreats: ${v.settings.round_threats} a round for each Righteous seat).`, left === 0 ? "armed" : ""));
+    }
     const inPlay = d.evil_clock ? d.evil_clock.in_play : evilInPlay(v);
     evilBox.push(clock("duel-evil-progress", d.evil_clock
       ? `Evil win: ${inPlay} of ${d.evil_limit} Habituals in play, held: Evil wins unless the count drops within ${Math.max(0, rCount - d.evil_clock.righteous_turns_since)} more Righteous turn${rCount - d.evil_clock.righteous_turns_since === 1 ? "" : "s"}.`
