@@ -1,4 +1,5 @@
 // Shared helpers for the lobby and the board (plain ES module, no build step).
+import { REASONS } from "/static/actions.js";
 
 /** Create an element: el("button", {class: "x", onclick: f}, "text", child...). */
 export function el(tag, attrs = {}, ...children) {
@@ -73,29 +74,6 @@ export async function loadAbilities(righteous = null) {
 }
 export function abilityInfo(a) { return abilities[a] || { id: a, name: abilityName(a), text: "", price: null }; }
 
-/** The engine's refusal codes, in words (the engine's own sentence follows them). */
-export const REASONS = {
-  cannot_afford: "Not enough Cost", wrong_timing: "Not at this moment", wrong_phase: "Not in this phase",
-  cost_zone_being_laid: "A Cost Zone is being laid", intake_full: "Your Cost Zone is full for this turn",
-  choice_open: "Finish the open choice first", must_choose: "Choose first", needs_target: "Say whom it is for",
-  cannot_resist: "It cannot resist that", not_your_decision: "It is not your decision now",
-  not_your_turn: "It is not your decision now", not_in_hand: "That card is not in your hand",
-  game_over: "The game is over", abilities_off: "Maturity Abilities are off", already_held: "That ability is already held",
-  ability_not_held: "That ability is not held", ability_not_ready: "The ability cannot be used now",
-  no_boosts: "No boost is on offer", boost_not_allowed: "That boost cannot be taken", no_choice: "Nothing to choose",
-  not_an_option: "Not one of the options", unknown_ability: "No such ability", no_such_threat: "No such threat",
-  not_your_threat: "Only the target resists", wrong_amount: "Not that amount", not_legal: "Not allowed now",
-  stale_state: "The game moved on", wrong_token: "This link's token does not work", not_a_player: "Spectators cannot act",
-  wrong_seat: "Not your seat", rate_limited: "Too many messages", illegal_action: "Not allowed",
-  malformed_action: "Not understood", no_such_card: "No such card", undo_refused: "Cannot take it back",
-  nothing_to_undo: "Nothing to take back yet", not_your_action: "The last action was not yours",
-  turn_over: "Only actions of your own turn, within it", hidden_revealed: "A hidden card was shown since",
-  seen_by_opponent: "In a duel the other side has seen it", already_answered: "You accepted already: waiting for your teammates",
-  cannot_undo: "That cannot be taken back", not_a_duel: "Only a duel can end by agreement",
-  offer_open: "An offer to end is already waiting", no_offer: "No offer to end is waiting",
-  own_offer: "The other side answers your offer",
-  adjust_off: "Setting Maturity or Humility by hand is off at this table",
-  adjust_pending: "Your earlier request still waits for an answer",
-  no_such_request: "That request is no longer waiting", not_your_request: "Only the other side answers this request",
-};
+/** Every refusal and error code in words (generated into actions.js from server/protocol.py). */
+export { REASONS };
 export function reasonWords(code) { return REASONS[code] || words(code || "refused").replace(/^./, (c) => c.toUpperCase()); }
