@@ -251,15 +251,16 @@ def test_the_browsers_action_words_are_generated_from_the_declarations() -> None
 
 def test_every_refusal_and_error_code_has_words_in_the_browser() -> None:
     """The browser heads each refusal with words for its code (``REASONS`` in the generated
-    ``static/actions.js``, from ``protocol.REASON_WORDS``): every code the engine's action types and
+    ``static/actions.js``, from ``server/reason_words.py``): every code the engine's action types and
     the server declare has words, and no words stand for a code nobody sends."""
     from christianity_game.engine.actions import RULE_REFUSALS, TABLE_REFUSALS
     from christianity_game.server import protocol as P
+    from christianity_game.server.reason_words import REASON_WORDS
     codes = set(P.ERROR_CODES) | {c for c, _ in RULE_REFUSALS + TABLE_REFUSALS}
     codes |= {c for cls in ACTION_TYPES.values() for c, _ in cls.refusals}
-    assert sorted(codes - set(P.REASON_WORDS)) == [], "add words to server/protocol.py REASON_WORDS"
-    assert sorted(set(P.REASON_WORDS) - codes) == [], "words for a code no one sends"
-    assert all(w and w[0].isupper() and not w.endswith(".") for w in P.REASON_WORDS.values())
+    assert sorted(codes - set(REASON_WORDS)) == [], "add words to server/reason_words.py"
+    assert sorted(set(REASON_WORDS) - codes) == [], "words for a code no one sends"
+    assert all(w and w[0].isupper() and not w.endswith(".") for w in REASON_WORDS.values())
     assert '  threat_limit: "No more threats allowed now",' in P.actions_module()
 
 

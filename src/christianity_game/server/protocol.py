@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from ..engine.actions import ACTION_TYPES, RULE_REFUSALS, TABLE_REFUSALS
 from .lobby_models import ApiError, CreatedGame, CreateGame, Digest, GameSummary, Joined, JoinRequest, SeatInfo
+from .reason_words import REASON_WORDS
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 DOC_PATH = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
@@ -76,79 +77,6 @@ ERROR_CODES: dict[str, str] = {
 }
 ErrorCode = Literal[tuple(ERROR_CODES)]  # type: ignore[valid-type]
 
-#: The browser's words for every refusal and error code (a heading; the engine's or server's own
-#: sentence follows it). ``static/actions.js`` exports them as ``REASONS`` (``--write``), and a test
-#: checks that every code the engine and the server declare has words here.
-REASON_WORDS: dict[str, str] = {
-    "abilities_off": "Maturity Abilities are off",
-    "ability_not_held": "That ability is not held",
-    "ability_not_ready": "The ability cannot be used now",
-    "adjust_off": "Setting Maturity or Humility by hand is off at this table",
-    "adjust_pending": "Your earlier request still waits for an answer",
-    "already_answered": "You accepted already: waiting for your teammates",
-    "already_held": "That ability is already held",
-    "bad_message": "Not understood",
-    "boost_not_allowed": "That boost cannot be taken",
-    "cannot_afford": "Not enough Cost",
-    "cannot_resist": "It cannot resist that",
-    "cannot_undo": "That cannot be taken back",
-    "choice_open": "Finish the open choice first",
-    "cost_zone_being_laid": "A Cost Zone is being laid",
-    "game_not_resumable": "This game cannot go on",
-    "game_over": "The game is over",
-    "game_unavailable": "This game is unavailable",
-    "hidden_revealed": "A hidden card was shown since",
-    "illegal_action": "Not allowed",
-    "intake_full": "Your Cost Zone is full for this turn",
-    "internal_error": "Something went wrong on the server",
-    "malformed": "Not understood",
-    "malformed_action": "Not understood",
-    "malformed_json": "Not understood",
-    "missing_token": "This link has no token",
-    "must_choose": "Choose first",
-    "needs_target": "Say whom it is for",
-    "no_boosts": "No boost is on offer",
-    "no_choice": "Nothing to choose",
-    "no_offer": "No offer to end is waiting",
-    "no_such_card": "No such card",
-    "no_such_game": "No such game",
-    "no_such_request": "That request is no longer waiting",
-    "no_such_seat": "No such seat",
-    "no_such_threat": "No such threat",
-    "not_a_duel": "Only a duel can end by agreement",
-    "not_a_player": "Spectators cannot act",
-    "not_an_option": "Not one of the options",
-    "not_in_hand": "That card is not in your hand",
-    "not_joined": "Join the game first",
-    "not_legal": "Not allowed now",
-    "not_your_action": "The last action was not yours",
-    "not_your_decision": "It is not your decision now",
-    "not_your_request": "Only the other side answers this request",
-    "not_your_threat": "Only the target resists",
-    "not_your_turn": "It is not your decision now",
-    "nothing_to_undo": "Nothing to take back yet",
-    "offer_open": "An offer to end is already waiting",
-    "origin_refused": "Refused from this site",
-    "out_of_range": "Out of range",
-    "own_offer": "The other side answers your offer",
-    "rate_limited": "Too many messages",
-    "seen_by_opponent": "In a duel the other side has seen it",
-    "stale_state": "The game moved on",
-    "state_lost": "The server lost some of this game's moves",
-    "storage_error": "The move could not be saved: try again",
-    "threat_limit": "No more threats allowed now",
-    "too_large": "Too large",
-    "too_many_connections": "Too many connections",
-    "turn_over": "Only actions of your own turn, within it",
-    "unknown_ability": "No such ability",
-    "unknown_badge": "No such badge",
-    "unknown_type": "Not understood",
-    "wrong_amount": "Not that amount",
-    "wrong_phase": "Not in this phase",
-    "wrong_seat": "Not your seat",
-    "wrong_timing": "Not at this moment",
-    "wrong_token": "This link's token does not work",
-}
 
 # WebSocket close codes the server uses.
 CLOSE_CODES: dict[int, str] = {
@@ -527,15 +455,15 @@ def actions_module() -> str:
         body = "".join(f"  {kind}: {json.dumps(text, ensure_ascii=False)},\n" for kind, text in words.items())
         return f"/** {doc} */\nexport const {name} = {{\n{body}}};\n"
 
-    head = ("// Generated from engine/actions.py and server/protocol.py by `python -m christianity_game.server.protocol --write`:\n"
-            "// edit the action types' declarations and REASON_WORDS there, not this file.\n")
+    head = ("// Generated from engine/actions.py and server/reason_words.py by `python -m christianity_game.server.protocol --write`:\n"
+            "// edit the action types' declarations and the words there, not this file.\n")
     return head + "\n".join([
         table("DESCRIPTIONS", "Each kind of action in one sentence (its `description`).",
               {name: cls.description for name, cls in ACTION_TYPES.items()}),
         table("UNDONE", "What an undone action was, in words (its `undone`; the `undone` event carries the action).",
               {name: cls.undone for name, cls in ACTION_TYPES.items() if cls.undone}),
         table("REASONS", "Every refusal and error code in words, a heading for the engine's or server's own "
-                         "sentence (server/protocol.py, `REASON_WORDS`).", REASON_WORDS),
+                         "sentence (server/reason_words.py).", REASON_WORDS),
     ])
 
 

@@ -1,5 +1,5 @@
-// Generated from engine/actions.py and server/protocol.py by `python -m christianity_game.server.protocol --write`:
-// edit the action types' declarations and REASON_WORDS there, not this file.
+// Generated from engine/actions.py and server/reason_words.py by `python -m christianity_game.server.protocol --write`:
+// edit the action types' declarations and the words there, not this file.
 /** Each kind of action in one sentence (its `description`). */
 export const DESCRIPTIONS = {
   Pass: "Pass: end laying, decline to respond, end a phase, stop taking boosts or finish a choice.",
@@ -33,7 +33,7 @@ export const UNDONE = {
   AdjustBadge: "a badge set by hand",
 };
 
-/** Every refusal and error code in words, a heading for the engine's or server's own sentence (server/protocol.py, `REASON_WORDS`). */
+/** Every refusal and error code in words, a heading for the engine's or server's own sentence (server/reason_words.py). */
 export const REASONS = {
   abilities_off: "Maturity Abilities are off",
   ability_not_held: "That ability is not held",

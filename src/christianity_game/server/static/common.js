@@ -74,6 +74,6 @@ export async function loadAbilities(righteous = null) {
 }
 export function abilityInfo(a) { return abilities[a] || { id: a, name: abilityName(a), text: "", price: null }; }
 
-/** Every refusal and error code in words (generated into actions.js from server/protocol.py). */
+/** Every refusal and error code in words (generated into actions.js from server/reason_words.py). */
 export { REASONS };
 export function reasonWords(code) { return REASONS[code] || words(code || "refused").replace(/^./, (c) => c.toUpperCase()); }
