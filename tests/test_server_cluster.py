@@ -469,3 +469,71 @@ def test_each_process_enforces_its_share_of_the_connection_caps() -> None:
     many = shared_limits(lim, 64)
     assert many.conns_per_seat == 1 and many.conns_per_game == 1   # a seat can always connect somewhere
     assert two.rate == lim.rate and two.create_burst == lim.create_burst   # per connection / in the database
+
+
+# --------------------------------------------------------------------------- forwarding never ends in silence
+class _Conn:
+    """What ``Cluster._forward`` uses of a connection: who it is, and what it is told."""
+
+    role, seat, thash, closing = "player", 1, "h", False
+
+    def __init__(self) -> None:
+        self.errors: list[tuple[str, Any]] = []
+
+    def error(self, code: str, message: str, ref: Any = None) -> None:
+        self.errors.append((code, ref))
+
+
+def _follower(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, list[tuple[Any, ...]]]:
+    """A ``Cluster`` of a process that does not own game ``g`` (no database: its calls are
+    replaced by each test), with short time limits; the syncs it sends are listed."""
+    import collections
+    import types
+
+    from christianity_game.server import cluster as C
+    monkeypatch.setattr(C, "FORWARD_TIMEOUT_S", 0.2)
+    peers = object.__new__(C.Cluster)
+    syncs: list[tuple[Any, ...]] = []
+    room = types.SimpleNamespace(game_id="g", game=types.SimpleNamespace(state_id=7, actions=[]))
+    peers.server = types.SimpleNamespace(rooms={"g": room},
+                                         updates=types.SimpleNamespace(sync=lambda *a: syncs.append(a)))
+    peers.lease_s = 0.1
+    peers._inflight = collections.Counter({"g": 1})
+    peers._owners, peers._acks = {}, {}
+
+    async def caught_up(game_id: str, wait: bool = True, force: bool = False) -> None:
+        return None
+    peers._catch_up = caught_up
+    return peers, room, syncs
+
+
+def test_a_forwarded_action_whose_owner_lookup_hangs_is_answered_with_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database call that names a game's owner never returns: the client still hears, within
+    the forwarding time limit, that its action was not handled (it used to wait in silence)."""
+    peers, room, _ = _follower(monkeypatch)
+
+    async def never(game_id: str) -> str | None:
+        await asyncio.Event().wait()
+        return None
+    peers._owner_of = never
+    conn = _Conn()
+    t = time.monotonic()
+    asyncio.run(asyncio.wait_for(peers._forward(conn, room, "{}", "r1", 7), 5))
+    assert conn.errors == [("storage_error", "r1")] and time.monotonic() - t < 3
+    assert "g" not in peers._inflight
+
+
+def test_a_forwarded_action_the_owner_answers_with_nothing_gets_the_games_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An owner's answer with no items (no ack, error or sync) for an action: the client is sent the
+    game's state (a sync), so it acts again instead of waiting for an answer that never comes."""
+    peers, room, syncs = _follower(monkeypatch)
+
+    async def empty(conn: Any, gid: str, text: str, deadline: float) -> tuple[dict[str, Any], bool]:
+        return {"items": []}, False
+    peers._ask_owner = empty
+    conn = _Conn()
+    asyncio.run(peers._forward(conn, room, "{}", "r2", 7))
+    assert conn.errors == [] and syncs == [(conn, room, 7, "stale_state", "r2")]
+    syncs.clear()
+    asyncio.run(peers._forward(conn, room, "{}", "r3", None))   # an adjustment answer: relayed, nothing more
+    assert syncs == [] and conn.errors == []

@@ -11,6 +11,7 @@ per-connection caps and timers touch no store (or only to create a game) and run
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import time
@@ -324,6 +325,32 @@ def test_bot_floods_do_not_starve_a_game_with_people(tmp_path: Path, database: s
         srv = server_of(app)
         progressed = [srv.rooms[g["game_id"]].game.state_id for g in flood if g["game_id"] in srv.rooms]
         assert progressed and all(s > 0 for s in progressed)   # the flood still moves, within its share
+
+
+def test_the_bot_scheduler_ends_when_cancelled_in_the_same_moment_as_it_is_woken() -> None:
+    """The server's stop cancels the bot scheduler and waits for it. A bots-only game waiting for its
+    share of the loop, woken in the same loop iteration as the cancel, used to swallow the
+    cancellation (``asyncio.wait_for`` on Python 3.11) and the stop then waited forever (a CI hang)."""
+    from christianity_game.server.bot_turns import BotScheduler
+
+    class Owned:
+        people = 0
+        owner = "127.0.0.1"
+
+    async def scenario() -> bool:
+        scheduler = BotScheduler(lambda room: None, share=0.5)
+        scheduler.start()
+        scheduler.not_before = asyncio.get_running_loop().time() + 60   # the share's pause: a long wait
+        scheduler.ready(Owned())  # type: ignore[arg-type]
+        for _ in range(5):
+            await asyncio.sleep(0)   # the scheduler is now in its timed wait
+        assert scheduler.task is not None and not scheduler.task.done()
+        scheduler.wake.set()
+        scheduler.task.cancel()
+        done, _ = await asyncio.wait({scheduler.task}, timeout=2.0)
+        return bool(done) and scheduler.task.cancelled()
+
+    assert asyncio.run(scenario())
 
 
 # --------------------------------------------------------------------------- memory: eviction, archiving

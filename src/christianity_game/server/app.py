@@ -384,8 +384,9 @@ def create_app(data_dir: str | Path | None = None, bot_delay: float = 0.3, limit
             while not conn.closing:
                 if conn.role is None:   # a connection that never says who it is does not stay
                     try:
-                        msg = await asyncio.wait_for(ws.receive(), max(0.0, joined_by - loop.time()))
-                    except asyncio.TimeoutError:
+                        async with asyncio.timeout_at(joined_by):
+                            msg = await ws.receive()
+                    except TimeoutError:
                         conn.error("not_joined", f"send hello with a token within {server.limits.join_timeout_s:g} s")
                         conn.close(4408, "no hello in time")
                         break
@@ -424,8 +425,9 @@ async def _drain(conn: Conn, timeout: float = 2.0) -> None:
         if not any(isinstance(i, tuple) for i in list(conn.queue._queue)):  # type: ignore[attr-defined]
             conn.queue.put_nowait((1000, ""))
         try:
-            await asyncio.wait_for(asyncio.shield(task), timeout)
-        except (asyncio.TimeoutError, Exception):
+            async with asyncio.timeout(timeout):
+                await asyncio.shield(task)
+        except Exception:
             task.cancel()
 
 

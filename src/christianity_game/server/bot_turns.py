@@ -70,9 +70,13 @@ class BotScheduler:
                 wait = self.not_before - loop.time()
                 if wait > 0:
                     self.wake.clear()
+                    # asyncio.timeout, not wait_for: on Python 3.11, wait_for returns normally when it
+                    # is cancelled in the same loop iteration as the wake, losing the cancellation,
+                    # and the server's stop then waited on this task forever
                     try:
-                        await asyncio.wait_for(self.wake.wait(), wait)
-                    except asyncio.TimeoutError:
+                        async with asyncio.timeout(wait):
+                            await self.wake.wait()
+                    except TimeoutError:
                         pass
                     continue
                 room = self._next_bots_only()

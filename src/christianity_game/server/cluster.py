@@ -273,8 +273,9 @@ class Cluster(Leases):
         self._pending[rid] = fut
         self._notify(f"cg_w_{owner}", json.dumps({**msg, "id": rid, "reply": self.id}))
         try:
-            return await asyncio.wait_for(fut, timeout)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(timeout):
+                return await fut
+        except TimeoutError:
             return None
         finally:
             self._pending.pop(rid, None)
@@ -286,29 +287,15 @@ class Cluster(Leases):
         deadline = time.monotonic() + FORWARD_TIMEOUT_S + self.lease_s
         try:
             # the owner, asked again each second: one that does not answer may have died, and its
-            # lease (expiring within LEASE_S) is then taken over here
-            while answer is None and not local and time.monotonic() < deadline and not conn.closing:
-                owner: str | None
-                known = self._owners.get(gid)
-                if known is not None and time.monotonic() - known[1] < self.lease_s:
-                    owner = known[0]
-                else:
-                    owner = await self._owner_of(gid)
-                    if owner is not None:
-                        self._owners[gid] = (owner, time.monotonic())
-                if owner is None or owner == self.id:
-                    local = await self.adopt(gid)
-                    if not local:
-                        await asyncio.sleep(0.05)
-                    continue
-                answer = await self._request(owner, {"op": "msg", "game": gid, "role": conn.role, "seat": conn.seat,
-                                                     "thash": conn.thash, "text": text}, timeout=1.0)
-                if answer is None or answer.get("moved"):   # ask the database again who runs it
-                    self._owners.pop(gid, None)
-                    answer = None
+            # lease (expiring within LEASE_S) is then taken over here. The whole exchange is bounded
+            # too: a database call that never returns must end in an answer to the client, not silence
+            async with asyncio.timeout(FORWARD_TIMEOUT_S + self.lease_s + 1.0):
+                answer, local = await self._ask_owner(conn, gid, text, deadline)
             for item in (answer or {}).get("items", ()):
                 if "ack" in item:
                     self._acks[(gid, int(item["ack"]))] = (conn, ref)
+        except TimeoutError:
+            answer, local = None, False
         except psycopg.Error as exc:
             conn.error("storage_error", f"the database could not be asked who runs this game ({exc}); try again",
                        ref)
@@ -327,6 +314,12 @@ class Cluster(Leases):
                                         "stopped: another takes the game over within seconds); try again", ref)
             return
         await self._catch_up(gid)
+        if state_id is not None and not answer.get("items"):
+            # an action is always answered (an ack, an error or a sync): never leave its client waiting
+            game_log(gid).warning("cluster: the owner of game %s answered a forwarded action with nothing; "
+                                  "the client is sent the game's state", gid)
+            self.server.updates.sync(conn, room, room.game.state_id, "stale_state", ref)
+            return
         for item in answer.get("items", ()):
             if "text" in item:
                 conn.send(str(item["text"]))
@@ -337,6 +330,33 @@ class Cluster(Leases):
         for key in [k for k, v in self._acks.items() if v[0] is conn and k[0] == gid and
                     k[1] <= len(room.game.actions)]:
             self._acks.pop(key, None)   # applied before the answer came: nothing more to say
+
+    async def _ask_owner(self, conn: Conn, gid: str, text: str,
+                         deadline: float) -> tuple[dict[str, Any] | None, bool]:
+        """Forward ``text`` to the owner of ``gid`` until it answers, this process takes the game
+        over, ``deadline`` passes or ``conn`` closes: (the owner's answer, taken over here)."""
+        answer: dict[str, Any] | None = None
+        local = False
+        while answer is None and not local and time.monotonic() < deadline and not conn.closing:
+            owner: str | None
+            known = self._owners.get(gid)
+            if known is not None and time.monotonic() - known[1] < self.lease_s:
+                owner = known[0]
+            else:
+                owner = await self._owner_of(gid)
+                if owner is not None:
+                    self._owners[gid] = (owner, time.monotonic())
+            if owner is None or owner == self.id:
+                local = await self.adopt(gid)
+                if not local:
+                    await asyncio.sleep(0.05)
+                continue
+            answer = await self._request(owner, {"op": "msg", "game": gid, "role": conn.role, "seat": conn.seat,
+                                                 "thash": conn.thash, "text": text}, timeout=1.0)
+            if answer is None or answer.get("moved"):   # ask the database again who runs it
+                self._owners.pop(gid, None)
+                answer = None
+        return answer, local
 
     async def join(self, game_id: str, seat: int | None, name: str | None, base_url: str) -> dict[str, Any]:
         """Hook (the lobby's join): join on the owner of ``game_id`` (here, when this process owns it

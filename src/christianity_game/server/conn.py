@@ -194,9 +194,10 @@ class Conn:
 
     async def _close_or_cut(self, grace: float) -> None:
         try:
-            await asyncio.wait_for(self.ws.close(code=1013, reason="stopped reading: reconnect to resync"), grace)
+            async with asyncio.timeout(grace):
+                await self.ws.close(code=1013, reason="stopped reading: reconnect to resync")
             await asyncio.sleep(grace)   # time for the peer to answer the close
-        except (asyncio.TimeoutError, Exception):   # noqa: BLE001 - the peer is gone or stuck: cut it
+        except Exception:   # noqa: BLE001 - the peer is gone or stuck: cut it
             pass
         finally:   # also when cancelled: a stuck peer must never keep its buffers
             abort_transport(self.ws)

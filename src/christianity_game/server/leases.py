@@ -101,8 +101,9 @@ class Leases:
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send_loop()),
                        loop.create_task(self._renew_forever()), loop.create_task(self._tick_forever())]
         try:
-            await asyncio.wait_for(self._listening.wait(), 10)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(10):
+                await self._listening.wait()
+        except TimeoutError:
             log.warning("cluster: not listening for notifications yet; followers catch up at each tick")
         log.info("cluster: worker %s of %d on %s", self.id, self.workers, self.server.store.kind)
 

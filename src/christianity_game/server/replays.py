@@ -267,8 +267,9 @@ class ReplayPool:
             self._pool = None
             future = self._executor().submit(fn, *args)
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future, loop=loop), wait_s)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(wait_s):
+                return await asyncio.wrap_future(future, loop=loop)
+        except TimeoutError:
             self._kill()
             return 503, {"code": "replay_timeout", "message": "the replay worker did not answer in time; it was "
                                                               "restarted: open the record again"}
