@@ -355,15 +355,18 @@ class HeuristicBot(Bot):
     def _evil(self, view: Mapping[str, Any], actions: list[Action], ids: Mapping[int, str], me: Mapping[str, Any]) -> Action:
         """Evil: make threats stick. Aim where the target cannot pay, chain toward a free finale,
         land Habituals (dominance, pairs, the 7-Habitual win), and keep cards rather than waste them."""
+        duel = view.get("duel") or {}
+        # under a round's threat allowance (roundThreats) Habituals, not Cost, are what run short
+        budget = duel.get("round_threats_left") is not None
         lays = [a for a in actions if isinstance(a, LayCostZone)]
         if lays:
             if len(lays) > 4 or len(me["cost_zone"]) < 4:
-                return max(lays, key=lambda a: (self._def(ids[a.card]).cost, a.card))
+                return max(lays, key=lambda a: (not (budget and self._def(ids[a.card]).kind == "evil_habitual"),
+                                                self._def(ids[a.card]).cost, a.card))
             return self._pass(actions)
         plays = [a for a in actions if isinstance(a, PlayCard)]
         if not plays:
             return self._pass(actions)
-        duel = view.get("duel") or {}
         seat = view["viewer"]
         chain = duel.get("chain", {})
         discounts = duel.get("next_discount", {})
@@ -398,7 +401,9 @@ class HeuristicBot(Bot):
             sticks = t["untapped"] < resistance(a)
             value = 0.0
             if card.kind == "evil_habitual":
-                value += 10 if sticks else 0.5   # held until it can stick
+                # held until it can stick; under a round's threat allowance (roundThreats) a slot
+                # spent on a Temptation is a Habitual not played, so a Habitual goes first
+                value += 10 if sticks else (5.5 if budget else 0.5)
             else:
                 value += 5 if sticks else (4.6 if drains_for_habitual(a) else 1)
             if chain.get("count") and cost(a) == 0 and chain.get("single_target", True) \
@@ -418,7 +423,7 @@ class HeuristicBot(Bot):
         # otherwise keep up the pressure: every threat costs the target Cost or Humility.
         if score(best) < 2 and habituals and me["untapped"] < 2 * max(cost(h) for h in habituals):
             return self._pass(actions)
-        if self._def(ids[best.card]).kind == "evil_habitual" and score(best) < 4.5:
+        if self._def(ids[best.card]).kind == "evil_habitual" and score(best) < 4.5 and not budget:
             return self._pass(actions)   # a Habitual that would only be paid off waits for its moment
         return best
 
