@@ -344,7 +344,10 @@ def check_world(game: Game, seat: int | None, rng: Rng, play: int = 0) -> int:
         assert p in hidden and (real[p] in pins or dealt[p] in pins), \
             f"uid {real[p]} left its place {p}; only which card a hidden uid is may change"
     assert Counter(real[p] for p in moved) == Counter(dealt[p] for p in moved), "moved uids swap places"
-    assert len({p[0] for p in moved}) <= len(pins), "a pinned uid swaps within its own zone"
+    now_at = {uid: p for p, uid in dealt.items()}
+    for p in moved:   # a swap stays in its zone, and each pinned uid moves at most one other uid
+        assert now_at[real[p]][0] == p[0], f"uid {real[p]} moved from zone {p[0]} to {now_at[real[p]][0]}"
+    assert len(moved) <= 2 * len({real[p] for p in moved} & pins), "each swap moves one pinned uid"
     changed = 0
     for place, uid in real.items():
         if place not in hidden:
