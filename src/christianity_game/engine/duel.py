@@ -141,23 +141,32 @@ def threat_limit_reached(game: GameBase, seat: int) -> bool:
     limit = game.settings.threat_limit
     if limit and game.state.duel.plays[seat] >= limit:
         return True
-    return bool(game.settings.round_threats) and round_threats_left(game) <= 0
+    return round_threats_spent(game)
+
+
+def round_threats_allowed(game: GameBase) -> int:
+    """The roundThreats variant: the Evil side's threats a round (N for each Righteous seat)."""
+    return game.settings.round_threats * len(game._righteous)
 
 
 def round_threats_left(game: GameBase) -> int:
-    """The roundThreats variant: threats the Evil side may still play this round (N for each
-    Righteous seat, all Evil seats together, on any seat's turn; a round begins with the first Evil
-    seat's turn, D-TURN-1). Only meaningful when the variant is on."""
+    """The roundThreats variant: threats the Evil side may still play this round (all Evil seats
+    together, on any seat's turn; a round begins with the first Evil seat's turn, D-TURN-1). Only
+    meaningful when the variant is on."""
     d = game.state.duel
     played = d.round_threats if d.round_threats_no == game.state.round else 0
-    return game.settings.round_threats * len(game._righteous) - played
+    return round_threats_allowed(game) - played
+
+
+def round_threats_spent(game: GameBase) -> bool:
+    """The roundThreats variant is on and the Evil side has played this round's threats."""
+    return bool(game.settings.round_threats) and round_threats_left(game) <= 0
 
 
 def why_illegal(game: GameBase, a: Action) -> tuple[str, str]:
     if isinstance(a, PlayCard) and game.state.seats[a.seat].side == "evil" and threat_limit_reached(game, a.seat):
-        if game.settings.round_threats and round_threats_left(game) <= 0:
-            allowed = game.settings.round_threats * len(game._righteous)
-            return ("threat_limit", f"the Evil side has played its {allowed} threats this round "
+        if round_threats_spent(game):
+            return ("threat_limit", f"the Evil side has played its {round_threats_allowed(game)} threats this round "
                                     "(the roundThreats play-test variant)")
         return ("threat_limit", f"seat {a.seat} has played its {game.settings.threat_limit} threats this turn "
                                 "(the threatLimit play-test variant)")

@@ -37,29 +37,9 @@ from .costs import card_play, card_resists, held_resistance, intake, playable_ca
 
 def decider(game: GameBase) -> int | None:
     """The one seat whose decision the game waits for."""
-    st = game.state
-    if st.result is not None:
+    if game.state.result is not None:
         return None
-    if st.choice is not None:
-        return st.choice.seat
-    if st.ability_picks:
-        return st.ability_chooser
-    early = game.mode.early_decider(game)
-    if early is not None:
-        return early
-    if st.window:
-        return st.window[0]
-    offer = active_offer(game)
-    if offer is not None:
-        return offer.controller
-    late = game.mode.late_decider(game)
-    if late is not None:
-        return late
-    if st.step in ("lay", "after_lay"):
-        return game.turn_seat
-    if st.phase_passes:
-        return st.phase_passes[0]
-    return None
+    return open_kind(game)[1]
 
 
 def active_offer(game: GameBase) -> Offer | None:
@@ -92,23 +72,33 @@ DECISIONS = ("choice", "ability_pick", "mode_early", "window", "offer", "mode_la
 
 def decision(game: GameBase) -> str:
     """The kind of decision the game waits for now (one of :data:`DECISIONS`)."""
+    return open_kind(game)[0]
+
+
+def open_kind(game: GameBase) -> tuple[str, int | None]:
+    """The decision the game waits for now, looked for in the order of :data:`DECISIONS`: its kind
+    and the seat that makes it (None: no seat; :func:`decider` also answers None once the game is over)."""
     st = game.state
     if st.choice is not None:
-        return "choice"
+        return "choice", st.choice.seat
     if st.ability_picks:
-        return "ability_pick"
-    if game.mode.early_decider(game) is not None:
-        return "mode_early"
+        return "ability_pick", st.ability_chooser
+    early = game.mode.early_decider(game)
+    if early is not None:
+        return "mode_early", early
     if st.window:
-        return "window"
-    if active_offer(game) is not None:
-        return "offer"
-    if game.mode.late_decider(game) is not None:
-        return "mode_late"
+        return "window", st.window[0]
+    offer = active_offer(game)
+    if offer is not None:
+        return "offer", offer.controller
+    late = game.mode.late_decider(game)
+    if late is not None:
+        return "mode_late", late
     step = st.step
-    if step == "lay" or step == "after_lay" or step == "resistance" or step == "main":
-        return step
-    return "none"
+    if step == "lay" or step == "after_lay":
+        return step, game.turn_seat
+    seat = st.phase_passes[0] if st.phase_passes else None
+    return (step if step == "resistance" or step == "main" else "none"), seat
 
 
 def options(game: GameBase, seat: int) -> list[Action]:
