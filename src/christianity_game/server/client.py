@@ -68,8 +68,9 @@ class SeatClient:
                         r = (hash((self.seat, self.state_id, self._ref)) % 1000) / 1000.0
                         delay = self.think * (1.0 - self.jitter + 2 * self.jitter * r)
                         try:
-                            text = await asyncio.wait_for(ws.recv(), delay)
-                        except asyncio.TimeoutError:
+                            async with asyncio.timeout(delay):
+                                text = await ws.recv()
+                        except TimeoutError:
                             text = None
                         if text is not None:
                             self._handle(text)
@@ -82,8 +83,9 @@ class SeatClient:
                     wait = 0.5 if stop is not None else None
                     if self._backoff_until > time.monotonic():
                         wait = self._backoff_until - time.monotonic()
-                    text = await asyncio.wait_for(ws.recv(), wait)
-                except asyncio.TimeoutError:
+                    async with asyncio.timeout(wait):
+                        text = await ws.recv()
+                except TimeoutError:
                     continue
                 self._handle(text)
 
@@ -198,7 +200,8 @@ class NonReader:
             sock.bind((self.source, 0))
         sock.setblocking(False)
         loop = asyncio.get_running_loop()
-        await asyncio.wait_for(loop.sock_connect(sock, (self.host, self.port)), timeout)
+        async with asyncio.timeout(timeout):
+            await loop.sock_connect(sock, (self.host, self.port))
         key = base64.b64encode(os.urandom(16)).decode()
         req = (f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n")
@@ -207,7 +210,8 @@ class NonReader:
         await loop.sock_sendall(sock, (req + "\r\n").encode())
         got = b""
         while b"\r\n\r\n" not in got:   # the 101 answer only (the server has sent nothing else yet)
-            chunk = await asyncio.wait_for(loop.sock_recv(sock, 1), timeout)
+            async with asyncio.timeout(timeout):
+                chunk = await loop.sock_recv(sock, 1)
             if not chunk:
                 raise ConnectionError("closed during the handshake")
             got += chunk
@@ -219,9 +223,10 @@ class NonReader:
         """Send one text message; False once the server has cut the connection."""
         loop = asyncio.get_running_loop()
         try:
-            await asyncio.wait_for(loop.sock_sendall(self.sock, ws_frame(text)), 5.0)
+            async with asyncio.timeout(5.0):
+                await loop.sock_sendall(self.sock, ws_frame(text))
             return True
-        except (OSError, asyncio.TimeoutError):
+        except (OSError, TimeoutError):
             return False
 
     async def ended(self, timeout: float = 10.0, max_bytes: int = 64 << 20) -> bool:
@@ -231,11 +236,12 @@ class NonReader:
         total = 0
         while loop.time() < deadline and total < max_bytes:
             try:
-                chunk = await asyncio.wait_for(loop.sock_recv(self.sock, 1 << 16), deadline - loop.time())
+                async with asyncio.timeout_at(deadline):
+                    chunk = await loop.sock_recv(self.sock, 1 << 16)
+            except TimeoutError:
+                return False
             except (ConnectionError, OSError):
                 return True
-            except asyncio.TimeoutError:
-                return False
             if not chunk:
                 return True
             total += len(chunk)
