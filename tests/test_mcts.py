@@ -41,12 +41,12 @@ def test_bad_names_are_refused(name: str) -> None:
 
 
 def test_levels_name_the_bots_with_their_budgets() -> None:
-    assert LEVELS == {"easy": "heuristic", "normal": "mcts:250ms", "hard": "mcts:1s"}
+    assert LEVELS == {"easy": "heuristic", "normal": "mcts:30ms", "hard": "mcts:1s"}
     assert isinstance(make_bot("easy"), HeuristicBot)
     normal, hard = make_bot("normal"), make_bot("hard")
-    assert isinstance(normal, MctsBot) and normal.time_ms == 250.0
+    assert isinstance(normal, MctsBot) and normal.time_ms == 30.0
     assert isinstance(hard, MctsBot) and hard.time_ms == 1000.0
-    assert all(is_bot_name(level) for level in LEVELS) and level_of("normal") == "mcts:250ms"
+    assert all(is_bot_name(level) for level in LEVELS) and level_of("normal") == "mcts:30ms"
     assert level_of("search:8it") == "search:8it"
 
 

@@ -16,7 +16,7 @@ from test_web import (  # noqa: F401 - the fixtures are used by name
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed (scripts/install-browser.sh)")
 
-LEVELS = {"heuristic": "easy (heuristic, instant)", "normal": "normal (ISMCTS, thinks 0.25 s a move)",
+LEVELS = {"heuristic": "easy (heuristic, instant)", "normal": "normal (ISMCTS, thinks 0.03 s a move)",
           "hard": "hard (ISMCTS, thinks 1 s a move)"}
 
 

@@ -30,10 +30,12 @@ BOTS: dict[str, Callable[[int, CardSet | None], Bot]] = {
 }
 
 #: The levels a player picks (lobby, CLI ``--bots``, the server, the ladder) and the bot each one
-#: is: ``easy`` the heuristic (instant), ``normal`` ISMCTS thinking 250 ms a move, ``hard`` 1 s.
+#: is: ``easy`` the heuristic (instant), ``normal`` ISMCTS thinking 30 ms a move, ``hard`` 1 s. In the
+#: duel the tree search stops gaining strength at about 100 ms a move (README, "Ladder"), so
+#: ``normal`` thinks below that, where each level is measurably above the one below it.
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
-    "normal": "mcts:250ms",
+    "normal": "mcts:30ms",
     "hard": "mcts:1s",
 }
 
@@ -47,7 +49,7 @@ _BUDGETED: dict[str, tuple[Callable[[str], tuple[float | None, int | None]],
 
 
 def level_of(name: str) -> str:
-    """The bot a level name stands for (``normal`` -> ``mcts:250ms``); other names unchanged."""
+    """The bot a level name stands for (``normal`` -> ``mcts:30ms``); other names unchanged."""
     return LEVELS.get(name, name)
 
 

@@ -7,7 +7,7 @@ let seats = [];          // [{side: "R"|"E", who: "human"|a bot level of BOT_LEV
 // the easy level's bot), the label says what each one thinks for.
 const BOT_LEVELS = [
   ["heuristic", "Bot: easy (heuristic, instant)"],
-  ["normal", "Bot: normal (ISMCTS, thinks 0.25 s a move)"],
+  ["normal", "Bot: normal (ISMCTS, thinks 0.03 s a move)"],
   ["hard", "Bot: hard (ISMCTS, thinks 1 s a move)"],
   ["random", "Bot (random)"],
 ];
