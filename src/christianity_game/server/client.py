@@ -40,6 +40,7 @@ class SeatClient:
         self.gate = asyncio.Event()     # cleared: read but do not act
         self.gate.set()
         self._sent: tuple[float, dict[str, Any]] | None = None
+        self._asked_at: int | None = None   # the state_id the last action was sent against
         self._backoff_until = 0.0
         self._joined = False
         self._ref = 0
@@ -106,6 +107,7 @@ class SeatClient:
             choice = self.bot.choose(v, actions).to_json()
         self._ref += 1
         self._sent = (time.perf_counter(), choice)
+        self._asked_at = v["state_id"]
         await ws.send(json.dumps({"type": "action", "token": self.token, "state_id": v["state_id"],
                                   "action": choice, "ref": self._ref}))
 
@@ -134,12 +136,16 @@ class SeatClient:
             if self.state_id is not None:
                 if sid < self.state_id:
                     self.problems.append(f"{kind} went back from {self.state_id} to {sid}")
-                elif msg["since"] != self.state_id:
+                elif msg["since"] != self.state_id and not (
+                        msg.get("reason") == "stale_state" and msg["since"] == self._asked_at):
+                    # a resync after a stale action names the state that action was sent against
+                    # (the protocol): updates may have come between the action and its refusal
                     self.problems.append(f"{kind} since {msg['since']}, asked {self.state_id}")
                 else:
+                    since = msg["since"]
                     ids = [e["state_id"] for e in msg["events"]]
-                    if ids != sorted(ids) or any(not self.state_id < i <= sid for i in ids):
-                        self.problems.append(f"{kind} events out of range ({self.state_id}, {sid}]")
+                    if ids != sorted(ids) or any(not since < i <= sid for i in ids):
+                        self.problems.append(f"{kind} events out of range ({since}, {sid}]")
                     if sid == self.state_id and self.view is not None and msg["view"] != self.view:
                         self.problems.append(f"{kind} at the same state {sid} with a different view")
             if kind == "welcome":
