@@ -298,14 +298,17 @@ ATTACKS = ("create", "bots", "resync", "nonread", "flood")
 
 
 def hostile_process(url: str, start: float, deadline: float, flooders: int, out: Any, nice: int = 0,
-                    attacks: tuple[str, ...] = ATTACKS) -> None:
+                    attacks: tuple[str, ...] = ATTACKS, cpus: frozenset[int] = frozenset()) -> None:
     """The hostile mix, in its own process (as an attacker's machine would be); ``attacks``: which of
     :data:`ATTACKS` run (all by default; one alone to see what it costs the normal games). ``nice``: its CPU
     priority is lowered by that much, so that on one small machine the attacker's own work (it
     sends a million messages a minute) takes the CPU only when the server and the normal clients
-    leave it idle, as an attacker on another machine would; 0: it competes as an equal."""
+    leave it idle, as an attacker on another machine would; 0: it competes as an equal. ``cpus``: the
+    CPUs it runs on (``--attacker-cpus``; the server and the normal clients keep the others)."""
     if nice:
         os.nice(nice)
+    if cpus:
+        os.sched_setaffinity(0, cpus)
 
     async def main() -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -416,7 +419,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 hostile = multiprocessing.get_context("spawn").Process(
                     target=hostile_process, args=(url, time.time() + args.warmup / 2, time.time() + args.duration,
                                                   args.flooders, hostile_out, args.hostile_nice,
-                                                  args.attacks))
+                                                  args.attacks, args.attacker_cpus))
                 hostile.start()
             flood = None
             if args.flooders and not args.hostile:
@@ -461,6 +464,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "wall_s": round(wall, 2), "games_started": stats.started, "games_finished": stats.finished,
         "actions": stats.actions, "actions_per_s": round(stats.actions / wall, 1),
         "hostile": bool(args.hostile), "hostile_nice": args.hostile_nice if args.hostile else None,
+        "attacker_cpus": sorted(args.attacker_cpus), "victim_cpus": sorted(os.sched_getaffinity(0)),
         "hostile_attacks": list(args.attacks) if args.hostile else [], "attacks": attacks if args.hostile else {},
         "server_rss_mb": {"start": round(rss[0], 1) if rss else None, "peak": round(max(rss), 1) if rss else None,
                           "end": round(rss[-1], 1) if rss else None},
@@ -501,6 +505,11 @@ def main() -> None:
     p.add_argument("--hostile-nice", type=int, default=0, metavar="N",
                    help="run the hostile mix's process N steps nicer (lower CPU priority; 19 at most), as if the "
                         "attacker's own CPU were another machine's (default 0: it competes as an equal)")
+    p.add_argument("--attacker-cpus", default="", metavar="LIST",
+                   help="pin the hostile mix to these CPUs (comma-separated: 1 or 2,3) and this script, the server "
+                        "and its database to the other "
+                        "CPUs (from the start, with or without --hostile, so both runs meet the same CPUs): as if "
+                        "the attacker had a machine of its own, where --hostile-nice still shares the CPUs")
     p.add_argument("--attacks", default=",".join(ATTACKS), metavar="LIST",
                    help=f"with --hostile, the attacks that run, comma-separated (default all: {','.join(ATTACKS)}; "
                         "'flood' needs --flooders N)")
@@ -523,6 +532,16 @@ def main() -> None:
     unknown = [a for a in args.attacks if a not in ATTACKS]
     if unknown or not args.attacks:
         raise SystemExit(f"--attacks: unknown {', '.join(unknown) or '(none given)'}; choose from {', '.join(ATTACKS)}")
+    try:
+        args.attacker_cpus = frozenset(int(c) for c in args.attacker_cpus.split(",") if c.strip())
+    except ValueError:
+        raise SystemExit(f"--attacker-cpus {args.attacker_cpus!r}: give CPU numbers, comma-separated (1 or 2,3)")
+    if args.attacker_cpus:
+        cpus = os.sched_getaffinity(0)
+        if not args.attacker_cpus < cpus:
+            raise SystemExit(f"--attacker-cpus {','.join(map(str, sorted(args.attacker_cpus)))}: this process may run "
+                             f"on CPUs {sorted(cpus)}; name some of them, and leave at least one to the server")
+        os.sched_setaffinity(0, cpus - args.attacker_cpus)   # inherited by the server and the database
     # The load client is the measuring tool, not the system under test: keep its own garbage
     # collector from adding pauses to the round trips it measures (its garbage is acyclic).
     gc.collect()
