@@ -346,6 +346,8 @@ def test_an_adjustment_request_reaches_the_other_side_on_another_server(pg_url: 
                     assert (await recv(ws, "adjust_resolved"))["outcome"] == "accepted"
 
         asyncio.run(scene())
+        # the request answered the forwarded action (relayed): no stand-in sync for an empty answer
+        assert "answered a forwarded action with nothing" not in b.tail()
 
 
 def test_a_connection_joining_on_another_server_gets_the_waiting_adjustment_requests(pg_url: str,
@@ -536,4 +538,28 @@ def test_a_forwarded_action_the_owner_answers_with_nothing_gets_the_games_state(
     assert conn.errors == [] and syncs == [(conn, room, 7, "stale_state", "r2")]
     syncs.clear()
     asyncio.run(peers._forward(conn, room, "{}", "r3", None))   # an adjustment answer: relayed, nothing more
+    assert syncs == [] and conn.errors == []
+
+
+def test_a_forwarded_adjustment_request_is_answered_by_its_relay_not_by_a_sync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's AdjustBadge at a ``manualAdjust: ask`` table, forwarded: the owner's stand-in
+    connection is sent the request, which reaches the asker through the relay to every process. The
+    owner's answer says so (an item, not nothing), so the follower sends no stand-in sync and logs
+    no warning of an empty answer."""
+    import types
+
+    from christianity_game.server import cluster as C
+    peers, room, syncs = _follower(monkeypatch)
+    answered: list[dict[str, Any]] = []
+    peers._answer = lambda msg, body: answered.append(body)
+    proxy = types.SimpleNamespace(room=None, closed_with=None,
+                                  texts=[('{"type":"adjust_request","game_id":"g","request":3}', 0)])
+    C.Cluster._reply(peers, proxy, {"id": 1, "reply": "w2"})
+    assert answered == [{"items": [{"relayed": True}]}]
+
+    async def owner(conn: Any, gid: str, text: str, deadline: float) -> tuple[dict[str, Any], bool]:
+        return answered[0], False
+    peers._ask_owner = owner
+    conn = _Conn()
+    asyncio.run(peers._forward(conn, room, "{}", "r4", 7))
     assert syncs == [] and conn.errors == []

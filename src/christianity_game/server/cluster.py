@@ -315,7 +315,8 @@ class Cluster(Leases):
             return
         await self._catch_up(gid)
         if state_id is not None and not answer.get("items"):
-            # an action is always answered (an ack, an error or a sync): never leave its client waiting
+            # an action is always answered (an ack, an error, a sync, or an adjustment request relayed
+            # to every connection): never leave its client waiting
             game_log(gid).warning("cluster: the owner of game %s answered a forwarded action with nothing; "
                                   "the client is sent the game's state", gid)
             self.server.updates.sync(conn, room, room.game.state_id, "stale_state", ref)
@@ -428,7 +429,9 @@ class Cluster(Leases):
             elif start.startswith('{"type":"sync"'):
                 items.append({"sync": True})
             elif start.startswith(('{"type":"adjust_request"', '{"type":"adjust_resolved"')):
-                pass   # relayed to every connection of the other processes (``relay``)
+                # relayed to every connection of the other processes (``relay``): the asker's answer
+                # reaches it that way, and the item only says that the message was answered
+                items.append({"relayed": True})
             elif size + len(text) < 6000:
                 items.append({"text": text})
                 size += len(text)
