@@ -37,7 +37,7 @@ def _resync(since: int, state_id: int) -> str:
 
 def test_a_resync_after_a_stale_action_may_name_the_state_the_action_was_sent_against() -> None:
     """An action sent at state 4 crosses another update (5) on the way; the server refuses it as stale
-    and resyncs "since 4", the state the action named (docs/protocol.md, "Stale state_id"). That is
+    and resyncs "since 4", the state the action named (docs/protocol.md, "WebSocket": a stale `state_id`). That is
     the protocol, not a breach: the multi-worker kill test met it when the surviving worker took the
     game over and handled a forwarded action the dead owner had already applied."""
     client, ws = _welcomed_at(4), _Socket()
