@@ -507,9 +507,9 @@ def main() -> None:
                         "attacker's own CPU were another machine's (default 0: it competes as an equal)")
     p.add_argument("--attacker-cpus", default="", metavar="LIST",
                    help="pin the hostile mix to these CPUs (comma-separated: 1 or 2,3) and this script, the server "
-                        "and its database to the other "
-                        "CPUs (from the start, with or without --hostile, so both runs meet the same CPUs): as if "
-                        "the attacker had a machine of its own, where --hostile-nice still shares the CPUs")
+                        "and its database to the other CPUs (from the start, with or without --hostile, so both "
+                        "runs meet the same CPUs): as if the attacker had a machine of its own, where "
+                        "--hostile-nice still shares the CPUs")
     p.add_argument("--attacks", default=",".join(ATTACKS), metavar="LIST",
                    help=f"with --hostile, the attacks that run, comma-separated (default all: {','.join(ATTACKS)}; "
                         "'flood' needs --flooders N)")
