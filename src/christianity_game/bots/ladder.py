@@ -43,8 +43,14 @@ DUEL_TURN_CAP = 200
 
 def entrant_bot(spec: str, seed: int) -> Bot:
     """A bot for an entrant: a level or bot name, else an import path."""
-    if is_bot_name(spec):
-        return make_bot(spec, seed)
+    head, sep, _ = spec.partition(":")
+    if is_bot_name(spec) or head in ("search", "mcts"):
+        return make_bot(spec, seed)   # a bad budget: its parser says what is wrong
+    if not sep:
+        try:
+            return make_bot(spec, seed)
+        except ValueError as exc:   # make_bot lists the bots there are; an entrant may also be a path
+            raise ValueError(f"{exc}; or an outside bot by import path, package.module:ClassName") from None
     return bot_from_path(spec, seed)
 
 

@@ -9,7 +9,9 @@ heuristic Evil seats (duel); in co-op and solo, the heuristic and the bot on eve
 each side's win share with a 95% Wilson interval, and the paired difference over the seeds with a
 95% interval. Games that end at the turn cap (a safety cap, not a rule) count as neither side's
 win and are left out of the shares. Each game is one line of ``--out`` (JSON): a run resumes what
-the file holds.
+the file holds, and refuses a file of another run. ``--bot`` (and ``--baseline``) take what the
+ladder takes: a level, a bot name with a budget, or an outside bot by import path
+(``package.module:ClassName``).
 """
 
 from __future__ import annotations
@@ -26,20 +28,17 @@ from ..engine.game import Game
 from ..engine.settings import Settings
 from ..engine.variants import parse_variants
 from .match import play_out
-from .registry import make_bot
 from ..stats import wilson
-from .ladder import game_seed
+from .ladder import check_entrant, entrant_bot, game_seed
 
 
 def play(mode: str, lineup: str, settings: Settings, seed: int, seats: list[str]) -> dict[str, Any]:
     game = Game.new(mode=mode, lineup=lineup, seed=seed, settings=settings, log=False)
-    bots = {i: make_bot(name, seed * 31 + i) for i, name in enumerate(seats)}
+    bots = {i: entrant_bot(name, seed * 31 + i) for i, name in enumerate(seats)}
     started = time.process_time()
     play_out(game, bots)
     res = game.state.result
     outcome = "none" if res is None else "cap" if res.reason.startswith("turn cap") else str(res.winner)
-    think = [getattr(b, "last_iterations", None) for b in bots.values()]
-    del think
     return {"outcome": outcome, "reason": None if res is None else res.reason, "round": game.state.round,
             "cpu_s": round(time.process_time() - started, 2)}
 
@@ -61,10 +60,39 @@ def paired(a: list[str], b: list[str], side: str) -> tuple[float, float, int]:
     return mean, 1.96 * math.sqrt(var / n), n
 
 
+def resumed(out: Path, cells: dict[str, list[str]], args: argparse.Namespace) -> dict[tuple[int, str], dict[str, Any]]:
+    """The games ``out`` already holds, by (seed index, cell); a file of another run (other bots,
+    line-up, variants or run seed) is refused rather than mixed in. A last line cut off by a killed
+    run is dropped, so the run can go on."""
+    done: dict[tuple[int, str], dict[str, Any]] = {}
+    if not out.exists():
+        return done
+    text = out.read_text()
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]   # the unfinished last line: played again
+        out.write_text(text)
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            key = (int(row["seed"]), str(row["cell"]))
+            theirs = (row["mode"], row["lineup"], row["variants"], row["game_seed"], row["seats"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{out}:{number}: not a game of this script ({exc})") from None
+        ours = (args.mode, args.lineup, args.variants, game_seed(args.seed, key[0]), cells.get(key[1], theirs[4]))
+        if theirs != ours:   # a cell this run does not play (another --sides) only has to be of the same deals
+            raise ValueError(f"{out}:{number}: a game of another run (mode, line-up, variants, seed, "
+                             f"seats {theirs}, this run {ours}); use another --out")
+        done[key] = row
+    return done
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m christianity_game.bots.strength", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bot", required=True)
-    parser.add_argument("--baseline", default="heuristic")
+    parser.add_argument("--bot", required=True,
+                        help="a level or bot name (mcts:50it), or an outside bot by import path (package.module:Class)")
+    parser.add_argument("--baseline", default="heuristic", help="the same kinds of name as --bot")
     parser.add_argument("--mode", default="duel")
     parser.add_argument("--lineup", default="ER")
     parser.add_argument("--variants", default="")
@@ -74,15 +102,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--sides", default="evil,righteous", help="duel: which sides the bot takes")
     args = parser.parse_args(argv)
+    for spec in (args.bot, args.baseline):
+        try:
+            check_entrant(spec)
+        except ValueError as exc:
+            parser.error(str(exc))
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, not {args.games}")
     settings = Settings()
     if args.mode == "duel":
-        settings = settings.updated({**parse_variants(args.variants), "max_turns": args.max_turns})
-    done: dict[tuple[int, str], dict[str, Any]] = {}
-    if args.out.exists():
-        for line in args.out.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                done[(row["seed"], row["cell"])] = row
+        try:
+            settings = settings.updated({**parse_variants(args.variants), "max_turns": args.max_turns})
+        except ValueError as exc:
+            parser.error(f"--variants {args.variants!r}: {exc}")
+    try:
+        Game.new(mode=args.mode, lineup=args.lineup, seed=0, settings=settings, log=False)
+    except ValueError as exc:
+        parser.error(f"--mode {args.mode} --lineup {args.lineup}: {exc}")
     base, bot = args.baseline, args.bot
     cells: dict[str, list[str]] = {"baseline": [base] * len(args.lineup)}
     if args.mode == "duel":
@@ -93,6 +129,10 @@ def main(argv: list[str] | None = None) -> int:
             cells["bot_righteous"] = [bot if ch == "R" else base for ch in args.lineup]
     else:
         cells["bot"] = [bot] * len(args.lineup)
+    try:
+        done = resumed(args.out, cells, args)
+    except ValueError as exc:
+        parser.error(str(exc))
     with args.out.open("a") as f:
         for i in range(args.games):
             seed = game_seed(args.seed, i)

@@ -1,0 +1,84 @@
+"""``python -m christianity_game.bots.strength`` (issue 24): a bot's gain over the heuristic on the
+same deals, by side; outside bots enter by import path, as on the ladder, and a run resumes only
+its own games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from christianity_game.bots.strength import main, paired
+
+OUTSIDE = "christianity_game.bots.base:RandomBot"
+
+
+def run(tmp_path: Path, *args: str, out: str = "s.jsonl") -> int:
+    return main(["--lineup", "ER", "--variants", "rewardCap=2,roundLimit=20", "--seed", "3",
+                 "--out", str(tmp_path / out), *args])
+
+
+def test_an_outside_bot_takes_each_side_on_the_same_deals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(tmp_path, "--bot", OUTSIDE, "--games", "3") == 0
+    rows = [json.loads(line) for line in (tmp_path / "s.jsonl").read_text().splitlines()]
+    assert [r["cell"] for r in rows] == ["baseline", "bot_evil", "bot_righteous"] * 3
+    by_cell = {r["cell"]: r for r in rows if r["seed"] == 0}
+    assert by_cell["bot_evil"]["seats"] == [OUTSIDE, "heuristic"]
+    assert by_cell["bot_righteous"]["seats"] == ["heuristic", OUTSIDE]
+    assert len({r["game_seed"] for r in rows if r["seed"] == 0}) == 1   # one deal, three games
+    assert all(r["outcome"] in ("righteous", "evil", "cap") for r in rows)
+    out = capsys.readouterr().out
+    assert f"bot={OUTSIDE}" in out and "paired bot_evil" in out and "paired bot_righteous" in out
+
+
+def test_a_run_resumes_its_own_games_and_refuses_another_runs(tmp_path: Path) -> None:
+    assert run(tmp_path, "--bot", "random", "--games", "2", "--sides", "righteous") == 0
+    path = tmp_path / "s.jsonl"
+    first = path.read_text()
+    # a killed run leaves half a line: it is dropped and played again
+    path.write_text(first + first.splitlines()[0][:25])
+    assert run(tmp_path, "--bot", "random", "--games", "3", "--sides", "righteous") == 0
+    lines = path.read_text().splitlines()
+    assert path.read_text().startswith(first) and len(lines) == 6
+    assert all(json.loads(line) for line in lines)
+    # the same file for another bot, or other variants, would mix two runs
+    for other in (["--bot", "heuristic"], ["--bot", "random", "--variants", "rewardCap=3"]):
+        with pytest.raises(SystemExit) as ended:
+            run(tmp_path, "--games", "3", "--sides", "righteous", *other)   # the last --variants counts
+        assert ended.value.code == 2
+    assert path.read_text().splitlines() == lines   # nothing lost
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bot", "genius"], "unknown bot 'genius'"),
+    (["--bot", "mcts:fast"], "bad mcts budget"),
+    (["--bot", "nowhere.at.all:Bot"], "cannot import 'nowhere.at.all'"),
+    (["--bot", "random", "--baseline", "genius"], "unknown bot 'genius'"),
+    (["--bot", "random", "--variants", "rewardCap=99"], "--variants"),
+    (["--bot", "random", "--lineup", "RX"], "--lineup RX"),
+    (["--bot", "random", "--games", "0"], "--games must be at least 1"),
+])
+def test_bad_input_is_refused_with_words(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         args: list[str], message: str) -> None:
+    with pytest.raises(SystemExit) as ended:
+        main([*args, "--out", str(tmp_path / "x.jsonl")])
+    assert ended.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_damaged_file_is_refused_not_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"seed": 0, "cell": "baseline"}\n')
+    with pytest.raises(SystemExit):
+        run(tmp_path, "--bot", "random", "--games", "1")
+    assert "s.jsonl:1: not a game of this script" in capsys.readouterr().err
+    assert path.read_text() == '{"seed": 0, "cell": "baseline"}\n'
+
+
+def test_paired_difference_leaves_out_games_at_the_cap() -> None:
+    base = ["evil", "righteous", "cap", "evil"]
+    bot = ["righteous", "righteous", "righteous", "cap"]
+    mean, half, n = paired(base, bot, "righteous")
+    assert n == 2 and mean == pytest.approx(0.5) and half > 0
