@@ -60,6 +60,9 @@ def check_entrant(spec: str) -> None:
 
 
 def game_seed(run_seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a ladder (or strength) run. Not the lab's
+    (``sim.simulate.game_seed``): the same run seed gives the ladder other deals than the lab, and
+    recorded ladder and strength results replay only with this one, so the two stay apart."""
     rng = Rng(run_seed * 0x9E3779B1 + index * 7919 + 24)
     return rng.next64() & 0x7FFFFFFF
 
