@@ -36,22 +36,22 @@ from ..engine.settings import Settings
 from ..stats import wilson
 from .base import Bot
 from .match import play_out
-from .registry import bot_from_path, is_bot_name, level_of, make_bot
+from .registry import BOTS, bot_from_path, level_of, make_bot
 
 DUEL_TURN_CAP = 200
 
 
 def entrant_bot(spec: str, seed: int) -> Bot:
-    """A bot for an entrant: a level or bot name, else an import path."""
+    """A bot for an entrant: a level or bot name, else an import path (``package.module:Class``)."""
     head, sep, _ = spec.partition(":")
-    if is_bot_name(spec) or head in ("search", "mcts"):
-        return make_bot(spec, seed)   # a bad budget: its parser says what is wrong
-    if not sep:
-        try:
-            return make_bot(spec, seed)
-        except ValueError as exc:   # make_bot lists the bots there are; an entrant may also be a path
-            raise ValueError(f"{exc}; or an outside bot by import path, package.module:ClassName") from None
-    return bot_from_path(spec, seed)
+    if sep and head not in BOTS:   # a budgeted name (mcts:50it) starts with a bot's name; a path does not
+        return bot_from_path(spec, seed)
+    try:
+        return make_bot(spec, seed)
+    except ValueError as exc:
+        if sep:
+            raise   # a bad budget: its parser says what is wrong
+        raise ValueError(f"{exc}; or an outside bot by import path, package.module:ClassName") from None
 
 
 def check_entrant(spec: str) -> None:
