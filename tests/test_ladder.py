@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from christianity_game.bots import bot_from_path
 from christianity_game.bots.base import Bot, RandomBot
+from christianity_game.bots import ladder as ladder_module
 from christianity_game.bots.ladder import Match, rate, run_ladder, tables_for
 from christianity_game.stats import wilson
 from christianity_game.cli import app
@@ -62,6 +63,54 @@ def test_a_tiny_round_robin_is_mirrored_and_rated() -> None:
     assert again.ratings == result.ratings   # seeded: the same games, the same ratings
 
 
+def test_a_ladder_resumes_from_its_game_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game is logged as it ends; a later run takes what the log holds (the same table, deal
+    and entrants) and plays only the rest: more deals, or an added entrant's pairs."""
+    tables = tables_for(["duel", "coop"], {"duel": ["ER"], "coop": ["RR"]}, {"reward_cap": 2, "round_limit": 20})
+    log = tmp_path / "games.jsonl"
+    played: list[tuple[int, int, tuple[int, ...]]] = []
+    real = ladder_module.play_job
+
+    def counting(entrants: list[str], tables: list[Any], seed: int, job: Any) -> Any:
+        played.append(job)
+        return real(entrants, tables, seed, job)
+
+    monkeypatch.setattr(ladder_module, "play_job", counting)
+    first = run_ladder(["easy", "random"], tables, games=2, seed=5, log=log)
+    assert len(played) == 2 * 2 + 2 * 2 and first.resumed == 0   # duel: 2 seeds x 2 sides; co-op: 2 seeds x 2
+    assert len(log.read_text().splitlines()) == len(played)
+    played.clear()
+    more = run_ladder(["easy", "random"], tables, games=3, seed=5, log=log)
+    assert sorted({s for _, s, _ in played}) == [2] and more.resumed == 8   # only the new deal
+    fresh = run_ladder(["easy", "random"], tables, games=3, seed=5)
+    assert more.ratings == fresh.ratings and more.matches == fresh.matches
+    played.clear()
+    added = run_ladder(["easy", "random", "test_ladder:FirstBot"], tables, games=3, seed=5, log=log)
+    assert played and all(2 in seats for _, _, seats in played)   # only the pairs with the new entrant
+    assert added.resumed == 12
+    played.clear()
+    run_ladder(["easy", "random"], tables, games=3, seed=6, log=log)   # another run seed: other deals
+    assert len(played) == 12
+    # a run killed mid-line: the cut line is dropped and that game played again
+    text = log.read_text()
+    log.write_text(text + text.splitlines()[0][:30])
+    played.clear()
+    run_ladder(["easy", "random"], tables, games=3, seed=6, log=log)
+    assert played == [] and log.read_text() == text
+
+
+def test_a_damaged_game_log_is_refused_and_kept(tmp_path: Path) -> None:
+    tables = tables_for(["duel"], {"duel": ["ER"]}, {})
+    log = tmp_path / "games.jsonl"
+    for text, words in (('{"mode": "duel"}\n', "games.jsonl:1: not a game of the ladder"),
+                        ("[1, 2]\n", "games.jsonl:1: not a line of a game log"),
+                        ("\nnot json\n", "games.jsonl:2: not a line of a game log")):
+        log.write_text(text)
+        with pytest.raises(ValueError, match=words):
+            run_ladder(["easy", "random"], tables, games=1, seed=5, log=log)
+        assert log.read_text() == text
+
+
 def test_ratings_and_intervals() -> None:
     matches = [Match(0, s, 0, 1, 1.0) for s in range(40)] + [Match(0, 40, 0, 1, 0.5)]
     a, b = rate(["a", "b"], matches)
@@ -83,6 +132,17 @@ def test_the_ladder_command(tmp_path: Path) -> None:
     assert set(data["matrix_by_table"]) == {"duel ER", "solo R"}
     assert (out / "ladder.png").stat().st_size > 1000
     assert "| rank | entrant |" in (out / "ladder.md").read_text()
+    logged = (out / "games.jsonl").read_text().splitlines()
+    assert len(logged) == 2 * 2 + 2 * 2 and json.loads(logged[0])["seats"] in (["easy", "random"], ["random", "easy"])
+    again = runner.invoke(app, ["ladder", "--bots", "easy,random", "--modes", "duel,solo", "--lineups", "ER,R",
+                                "--variants", "rewardCap=2,roundLimit=20", "--games", "2", "--out", str(out)],
+                          env={"COLUMNS": "140"})
+    assert again.exit_code == 0 and "(8 games taken from" in again.output
+    assert json.loads((out / "ladder.json").read_text())["ratings"] == data["ratings"]
+    fresh = runner.invoke(app, ["ladder", "--bots", "easy,random", "--modes", "duel", "--lineups", "ER",
+                                "--games", "1", "--out", str(out), "--fresh"], env={"COLUMNS": "140"})
+    assert fresh.exit_code == 0 and "taken from" not in fresh.output
+    assert len((out / "games.jsonl").read_text().splitlines()) == 2
 
 
 @pytest.mark.parametrize("args, message", [
@@ -90,8 +150,12 @@ def test_the_ladder_command(tmp_path: Path) -> None:
     (["--bots", "easy,nosuchbot"], "nosuchbot"),
     (["--bots", "easy,random", "--modes", "duel", "--lineups", "RR"], "no table"),
     (["--bots", "easy,random", "--games", "0"], "--games"),
+    (["--bots", "easy,random", "--modes", "solo", "--lineups", "R", "--games", "1"], "not a game of the ladder"),
 ])
 def test_the_ladder_command_refuses_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "games.jsonl").write_text('{"table": "solo R"}\n')   # a damaged log, kept as it is
     result = runner.invoke(app, ["ladder", *args, "--out", str(tmp_path / "x")])
     assert result.exit_code == 2
     assert message in result.output
+    assert (tmp_path / "x" / "games.jsonl").read_text() == '{"table": "solo R"}\n'

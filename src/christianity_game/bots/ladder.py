@@ -20,10 +20,17 @@ and the conservative ``ordinal`` (mu - 3 sigma); beside them the win matrix (win
 entrant over the column entrant, draws apart, with a Wilson interval on the decisive games), one a
 table and one over all, and a plot (``ladder.png``). Outputs go to ``--out`` (``ladder.json``,
 ``ladder.md``, ``ladder.png``).
+
+A run can be long (a pair with ``hard`` plays about a minute of CPU a duel), so every finished game
+is a line of the game log (``games.jsonl`` in ``--out``) as it ends, and a run resumes from it: a
+game already in the log (the same table, deal and entrant on each seat) is not played again. So a
+stopped run goes on where it stopped, a larger ``--games`` plays only the new deals, and an entrant
+added to the list plays only its own pairs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -67,6 +74,30 @@ def game_seed(run_seed: int, index: int) -> int:
     return rng.next64() & 0x7FFFFFFF
 
 
+def read_game_log(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """The rows of a game log (one JSON object a line, as the ladder and the strength script write
+    them), each with its line number. A last line cut off by a killed run is dropped from the file, so the run can go on and
+    play that game again; any other line that is not a JSON object is refused with its line number."""
+    if not path.exists():
+        return []
+    text = path.read_text()
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]   # the unfinished last line: played again
+        path.write_text(text)
+    rows: list[tuple[int, dict[str, Any]]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            raise ValueError(f"{path}:{number}: not a line of a game log ({exc})") from None
+        if not isinstance(row, dict):
+            raise ValueError(f"{path}:{number}: not a line of a game log (a JSON object a line)")
+        rows.append((number, row))
+    return rows
+
+
 @dataclass(frozen=True)
 class Table:
     mode: str
@@ -76,6 +107,10 @@ class Table:
     @property
     def label(self) -> str:
         return f"{self.mode} {self.lineup}"
+
+    def key(self) -> str:
+        """What makes two tables the same in a game log: mode, line-up and every setting."""
+        return json.dumps([self.mode, self.lineup, self.settings.to_dict()], sort_keys=True)
 
 
 #: one game: (table index, seed index, bots by seat as entrant indexes)
@@ -138,6 +173,7 @@ class LadderResult:
     ratings: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     game_seconds: dict[str, float] = field(default_factory=dict)
+    resumed: int = 0   # games taken from the game log, not played by this run
 
     def matrix(self, table: int | None = None) -> list[list[tuple[int, int, int]]]:
         """(wins, losses, draws) of row entrant against column entrant."""
@@ -169,7 +205,7 @@ class LadderResult:
                         "max_turns": t.settings.max_turns} for t in self.tables],
             "games_a_table": self.games, "seed": self.seed, "ratings": self.ratings,
             "matrix": mat(None), "matrix_by_table": {t.label: mat(i) for i, t in enumerate(self.tables)},
-            "matches": len(self.matches), "seconds": round(self.seconds, 1),
+            "matches": len(self.matches), "seconds": round(self.seconds, 1), "resumed": self.resumed,
             "seconds_a_game": {k: round(v, 3) for k, v in self.game_seconds.items()},
         }
 
@@ -216,9 +252,41 @@ def rate(entrants: list[str], matches: list[Match]) -> list[dict[str, Any]]:
     return out
 
 
+def _log_key(entrants: list[str], tables: list[Table], run_seed: int, job: Job) -> str:
+    t, s, seats = job
+    return json.dumps([tables[t].key(), game_seed(run_seed, s), [entrants[e] for e in seats]])
+
+
+def _log_row(entrants: list[str], tables: list[Table], run_seed: int, job: Job, outcome: str,
+             secs: float) -> dict[str, Any]:
+    t, s, seats = job
+    table = tables[t]
+    return {"table": table.label, "mode": table.mode, "lineup": table.lineup, "settings": table.settings.to_dict(),
+            "run_seed": run_seed, "deal": s, "game_seed": game_seed(run_seed, s),
+            "seats": [entrants[e] for e in seats], "outcome": outcome, "seconds": round(secs, 3)}
+
+
+def _logged(log: Path) -> dict[str, tuple[str, float]]:
+    """The outcomes (and seconds) the game log holds, by game (see :func:`_log_key`)."""
+    found: dict[str, tuple[str, float]] = {}
+    for number, row in read_game_log(log):
+        try:
+            table = Table(str(row["mode"]), str(row["lineup"]), Settings.from_dict(row["settings"]))
+            key = json.dumps([table.key(), int(row["game_seed"]), [str(x) for x in row["seats"]]])
+            outcome = str(row["outcome"])
+            secs = float(row["seconds"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{log}:{number}: not a game of the ladder ({exc})") from None
+        if outcome not in ("righteous", "evil", "draw"):
+            raise ValueError(f"{log}:{number}: an outcome the ladder does not know ({outcome!r})")
+        found[key] = (outcome, secs)
+    return found
+
+
 def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int = 0, workers: int = 1,
-               progress: Callable[[int, int], None] | None = None) -> LadderResult:
-    """Play the round robin (see the module docstring) and rate it."""
+               progress: Callable[[int, int], None] | None = None, log: Path | None = None) -> LadderResult:
+    """Play the round robin (see the module docstring) and rate it. With ``log``, every game is
+    written there as it ends, and the games it already holds are taken from it, not played."""
     if len(entrants) < 2:
         raise ValueError("a ladder needs at least two entrants")
     if len(set(entrants)) != len(entrants):
@@ -227,32 +295,48 @@ def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int =
         check_entrant(e)
     started = time.time()
     jobs = _jobs(len(entrants), tables, games)
+    logged = _logged(log) if log is not None else {}
     outcomes: dict[Job, str] = {}
     seconds: dict[str, list[float]] = {}
 
     def took(job: Job, result: str, secs: float) -> None:
         outcomes[job] = result
-        t, _, seats = job
-        key = f"{tables[t].label}"
-        seconds.setdefault(key, []).append(secs)
+        seconds.setdefault(tables[job[0]].label, []).append(secs)
         if progress is not None:
             progress(len(outcomes), len(jobs))
 
-    if workers <= 1:
-        for job in jobs:
-            took(*play_job(entrants, tables, seed, job))
-    else:
-        from concurrent.futures import as_completed
+    todo: list[Job] = []
+    for job in jobs:
+        known = logged.get(_log_key(entrants, tables, seed, job))
+        if known is None:
+            todo.append(job)
+        else:
+            took(job, *known)
+    resumed = len(outcomes)
+    if log is not None:
+        log.parent.mkdir(parents=True, exist_ok=True)
+    with (log.open("a") if log is not None else contextlib.nullcontext()) as sink:
 
-        from ..workers import spawn_pool
-        with spawn_pool(workers) as pool:
-            futures = [pool.submit(play_job, entrants, tables, seed, job) for job in jobs]
-            for f in as_completed(futures):
-                took(*f.result())
+        def played(job: Job, result: str, secs: float) -> None:
+            if sink is not None:   # written as it ends, so a stopped run loses only the games in play
+                sink.write(json.dumps(_log_row(entrants, tables, seed, job, result, secs)) + "\n")
+                sink.flush()
+            took(job, result, secs)
+
+        if workers <= 1:
+            for job in todo:
+                played(*play_job(entrants, tables, seed, job))
+        elif todo:
+            from concurrent.futures import as_completed
+
+            from ..workers import spawn_pool
+            with spawn_pool(workers) as pool:
+                futures = [pool.submit(play_job, entrants, tables, seed, job) for job in todo]
+                for f in as_completed(futures):
+                    played(*f.result())
     matches = _matches(entrants, tables, outcomes)
-    result = LadderResult(entrants, tables, games, seed, matches, rate(entrants, matches),
-                          time.time() - started, {k: sum(v) / len(v) for k, v in seconds.items()})
-    return result
+    return LadderResult(entrants, tables, games, seed, matches, rate(entrants, matches),
+                        time.time() - started, {k: sum(v) / len(v) for k, v in seconds.items()}, resumed)
 
 
 def report(result: LadderResult, out: Path) -> list[Path]:
@@ -295,7 +379,10 @@ def markdown(result: LadderResult) -> str:
     lines += table_md("All tables", result.matrix())
     for t, table in enumerate(result.tables):
         lines += table_md(table.label, result.matrix(t))
-    lines += ["", f"{len(result.matches)} rated results in {result.seconds:.0f} s; seconds a game: "
+    played = f"{len(result.matches)} rated results in {result.seconds:.0f} s"
+    if result.resumed:
+        played += f" ({result.resumed} games taken from the game log, the others played in that time)"
+    lines += ["", f"{played}; seconds a game: "
               + ", ".join(f"{k} {v:.2f}" for k, v in result.game_seconds.items()), ""]
     return "\n".join(lines)
 

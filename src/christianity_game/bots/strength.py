@@ -29,7 +29,7 @@ from ..engine.settings import Settings
 from ..engine.variants import parse_variants
 from .match import play_out
 from ..stats import wilson
-from .ladder import check_entrant, entrant_bot, game_seed
+from .ladder import check_entrant, entrant_bot, game_seed, read_game_log
 
 
 def play(mode: str, lineup: str, settings: Settings, seed: int, seats: list[str]) -> dict[str, Any]:
@@ -65,17 +65,8 @@ def resumed(out: Path, cells: dict[str, list[str]], args: argparse.Namespace) ->
     line-up, variants or run seed) is refused rather than mixed in. A last line cut off by a killed
     run is dropped, so the run can go on."""
     done: dict[tuple[int, str], dict[str, Any]] = {}
-    if not out.exists():
-        return done
-    text = out.read_text()
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]   # the unfinished last line: played again
-        out.write_text(text)
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
+    for number, row in read_game_log(out):
         try:
-            row = json.loads(line)
             key = (int(row["seed"]), str(row["cell"]))
             theirs = (row["mode"], row["lineup"], row["variants"], row["game_seed"], row["seats"])
         except (ValueError, KeyError, TypeError) as exc:

@@ -122,11 +122,16 @@ def ladder(
                                             "twice, sides swapped).")] = 10,
     seed: Annotated[int, typer.Option(help="Run seed (every pair plays the same seeds).")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
-    out: Annotated[Path, typer.Option(help="Folder for ladder.json, ladder.md and ladder.png.")] = Path("ladder"),
+    out: Annotated[Path, typer.Option(help="Folder for ladder.json, ladder.md, ladder.png and the game log "
+                                           "games.jsonl, which a later run resumes from.")] = Path("ladder"),
+    fresh: Annotated[bool, typer.Option("--fresh", help="Play every game again: empty the game log of --out "
+                                                        "first.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON on stdout.")] = False,
 ) -> None:
     """A rating ladder: a round robin of bots on mirrored seeds in each mode and line-up, rated with
-    OpenSkill (mu with a 95% interval), with win matrices and a plot."""
+    OpenSkill (mu with a 95% interval), with win matrices and a plot. Each game is written to the
+    game log as it ends; a run takes the games the log already holds (the same table, deal and
+    entrants) from it, so a stopped ladder resumes and a larger --games plays only the new deals."""
     try:
         from ..bots.ladder import report, run_ladder, tables_for
     except ImportError as exc:  # pragma: no cover
@@ -157,6 +162,9 @@ def ladder(
         fail("the ladder rates with openskill: pip install openskill==6.2.0 (the dev extra)", 1)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    log = out / "games.jsonl"
+    if fresh and log.exists():
+        log.unlink()
     err = Console(stderr=True)
     with Progress(TextColumn("[bold]Ladder"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True) as progress:
@@ -166,7 +174,7 @@ def ladder(
             progress.update(task, completed=done, total=total)
 
         try:
-            result = run_ladder(entrants, tables, games, seed=seed, workers=workers, progress=tick)
+            result = run_ladder(entrants, tables, games, seed=seed, workers=workers, progress=tick, log=log)
         except ValueError as exc:
             fail(str(exc))
     paths = report(result, out)
@@ -190,7 +198,8 @@ def ladder(
     for i, row in enumerate(result.matrix()):
         matrix.add_row(names[i], *("—" if i == j else f"{w}-{l}-{d}" for j, (w, l, d) in enumerate(row)))
     console.print(matrix)
-    console.print(f"{len(result.matches)} rated results in {result.seconds:.0f} s; wrote "
+    taken = f" ({result.resumed} games taken from {log})" if result.resumed else ""
+    console.print(f"{len(result.matches)} rated results in {result.seconds:.0f} s{taken}; wrote "
                   + ", ".join(str(p) for p in paths))
 
 
