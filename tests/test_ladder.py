@@ -4,6 +4,7 @@ OpenSkill, with win matrices and a plot; outside bots enter by import path."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -13,7 +14,7 @@ from typer.testing import CliRunner
 from christianity_game.bots import bot_from_path
 from christianity_game.bots.base import Bot, RandomBot
 from christianity_game.bots import ladder as ladder_module
-from christianity_game.bots.ladder import Match, rate, run_ladder, tables_for
+from christianity_game.bots.ladder import ELO, Match, rate, run_ladder, strengths, tables_for
 from christianity_game.stats import wilson
 from christianity_game.cli import app
 from christianity_game.engine.actions import Action, Pass
@@ -119,6 +120,37 @@ def test_ratings_and_intervals() -> None:
     assert 0.31 < lo < 0.32 and 0.83 < hi < 0.84
 
 
+def test_strengths_narrow_as_games_add_up_where_openskill_stalls() -> None:
+    """Three bots that win 70% of their games against the next one down: at 200 deals a pair the
+    Bradley-Terry intervals part (and the gap's interval is above 0), while OpenSkill's sigma has
+    stopped shrinking; the fitted gap is about ln(70/30) in Elo points."""
+    import random
+    rng = random.Random(4)
+    matches = []
+    for s in range(200):
+        for a, b, p in ((2, 1, 0.7), (1, 0, 0.7), (2, 0, 0.845)):
+            for _ in range(2):
+                matches.append(Match(0, s, a, b, 1.0 if rng.random() < p else 0.0))
+    names = ["easy", "normal", "hard"]
+    rows = strengths(names, matches, resamples=300)
+    assert [r["entrant"] for r in rows] == ["hard", "normal", "easy"]
+    assert abs(sum(r["elo"] for r in rows)) < 0.5   # mean 0
+    for upper, lower in zip(rows, rows[1:]):
+        assert upper["low"] > lower["high"]
+        assert upper["over"] == lower["entrant"] and 0 < upper["gap_low"] < upper["gap"] < upper["gap_high"]
+        assert abs(upper["gap"] - ELO * math.log(0.7 / 0.3)) < 60
+    assert "gap" not in rows[-1]
+    # OpenSkill's sigma stops shrinking (its intervals about ± 3 mu, with levels about 5 mu apart)
+    assert all(r["sigma"] > 1.3 for r in rate(names, sorted(matches, key=lambda m: (m.seed, m.a, m.b))))
+    # draws are half a win each way; an unbeaten entrant stays finite; no games, no intervals
+    even = strengths(["a", "b"], [Match(0, s, 0, 1, 0.5) for s in range(20)], resamples=50)
+    assert all(abs(r["elo"]) < 1 for r in even)
+    unbeaten = strengths(["a", "b"], [Match(0, s, 0, 1, 1.0) for s in range(20)], resamples=50)
+    assert math.isfinite(unbeaten[0]["high"]) and unbeaten[0]["gap_low"] > 0
+    assert strengths(["a", "b"], [], resamples=50) == [{"entrant": "a", "elo": 0.0, "over": "b", "gap": 0.0},
+                                                        {"entrant": "b", "elo": 0.0}]
+
+
 def test_the_ladder_command(tmp_path: Path) -> None:
     out = tmp_path / "ladder"
     result = runner.invoke(app, ["ladder", "--bots", "easy,random", "--modes", "duel,solo", "--lineups", "ER,R",
@@ -132,6 +164,8 @@ def test_the_ladder_command(tmp_path: Path) -> None:
     assert set(data["matrix_by_table"]) == {"duel ER", "solo R"}
     assert (out / "ladder.png").stat().st_size > 1000
     assert "| rank | entrant |" in (out / "ladder.md").read_text()
+    assert [r["entrant"] for r in data["strengths"]] != [] and "Bradley-Terry" in result.output
+    assert "| rank | entrant | Elo |" in (out / "ladder.md").read_text()
     logged = (out / "games.jsonl").read_text().splitlines()
     assert len(logged) == 2 * 2 + 2 * 2 and json.loads(logged[0])["seats"] in (["easy", "random"], ["random", "easy"])
     again = runner.invoke(app, ["ladder", "--bots", "easy,random", "--modes", "duel,solo", "--lineups", "ER,R",

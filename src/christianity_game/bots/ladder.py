@@ -14,9 +14,20 @@ Entrants are bot levels (``easy``, ``normal``, ``hard``, ``heuristic``, ``mcts:5
 outside bots by import path (``mypkg.mybot:MyBot``, a :class:`~christianity_game.bots.Bot` or any
 class with ``choose(view, actions)``).
 
-Ratings: OpenSkill's Plackett-Luce model (``openskill==6.2.0``, the ``dev`` extra), one update a
-game in a fixed order (table, seed, pair), reported as mu with a 95% interval (mu ± 1.96 sigma)
-and the conservative ``ordinal`` (mu - 3 sigma); beside them the win matrix (wins of the row
+Ratings, two ways:
+
+- OpenSkill's Plackett-Luce model (``openskill==6.2.0``, the ``dev`` extra), one update a game in a
+  fixed order (table, seed, pair), reported as mu with a 95% interval (mu ± 1.96 sigma) and the
+  conservative ``ordinal`` (mu - 3 sigma). It is made for people, whose skill moves between games:
+  its sigma stops shrinking at about 1.6, so two levels that win 70% of their games against each
+  other keep overlapping intervals however many games they play (mu apart by about 5).
+- So beside it the Bradley-Terry strengths fitted to every result at once (``choix``'s maximum
+  likelihood, the ``dev`` extra), on the Elo scale with a mean of 0, each with a 95% bootstrap
+  interval over the deals (every game of a resampled deal goes in, so a mirrored pair stays
+  together), and the gap of each entrant over the next one down with its own interval. A bot does
+  not change between games, so these intervals narrow as the games add up.
+
+Beside them the win matrix (wins of the row
 entrant over the column entrant, draws apart, with a Wilson interval on the decisive games), one a
 table and one over all, and a plot (``ladder.png``). Outputs go to ``--out`` (``ladder.json``,
 ``ladder.md``, ``ladder.png``).
@@ -32,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,6 +183,7 @@ class LadderResult:
     seed: int
     matches: list[Match] = field(default_factory=list)
     ratings: list[dict[str, Any]] = field(default_factory=list)
+    strengths: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     game_seconds: dict[str, float] = field(default_factory=dict)
     resumed: int = 0   # games taken from the game log, not played by this run
@@ -203,7 +216,7 @@ class LadderResult:
             "entrants": self.entrants, "bots": [level_of(e) for e in self.entrants],
             "tables": [{"mode": t.mode, "lineup": t.lineup, "variants": t.settings.variants,
                         "max_turns": t.settings.max_turns} for t in self.tables],
-            "games_a_table": self.games, "seed": self.seed, "ratings": self.ratings,
+            "games_a_table": self.games, "seed": self.seed, "ratings": self.ratings, "strengths": self.strengths,
             "matrix": mat(None), "matrix_by_table": {t.label: mat(i) for i, t in enumerate(self.tables)},
             "matches": len(self.matches), "seconds": round(self.seconds, 1), "resumed": self.resumed,
             "seconds_a_game": {k: round(v, 3) for k, v in self.game_seconds.items()},
@@ -283,6 +296,59 @@ def _logged(log: Path) -> dict[str, tuple[str, float]]:
     return found
 
 
+ELO = 400.0 / math.log(10.0)   # a Bradley-Terry log-strength in Elo points
+BOOTSTRAP = 1000                # resampled deals for the strengths' intervals
+PRIOR = 0.01                    # choix's alpha: keeps an unbeaten entrant's strength finite
+
+
+def strengths(entrants: list[str], matches: list[Match], resamples: int = BOOTSTRAP,
+              seed: int = 0) -> list[dict[str, Any]]:
+    """Bradley-Terry strengths fitted to every match at once (``choix.opt_pairwise``; a draw counts
+    half a win each way), in Elo points with a mean of 0, each with a 95% bootstrap interval over the
+    deals, and for each entrant the gap over the next one down (by strength) with its interval."""
+    import choix
+    import numpy as np
+
+    n = len(entrants)
+    deals: dict[tuple[int, int], list[Match]] = {}
+    for m in matches:
+        deals.setdefault((m.table, m.seed), []).append(m)
+    units = list(deals.values())
+
+    def fit(chosen: list[list[Match]]) -> Any:
+        data: list[tuple[int, int]] = []
+        for unit in chosen:
+            for m in unit:   # a decisive game twice, a draw once each way: a draw is half a win
+                if m.score == 0.5:
+                    data += [(m.a, m.b), (m.b, m.a)]
+                else:
+                    data += [(m.a, m.b) if m.score == 1.0 else (m.b, m.a)] * 2
+        if not data:
+            return np.zeros(n)
+        params = np.asarray(choix.opt_pairwise(n, data, alpha=PRIOR), dtype=float)
+        return (params - params.mean()) * ELO
+
+    point = fit(units)
+    rng = np.random.default_rng(seed)
+    draws = np.array([fit([units[i] for i in rng.integers(0, len(units), len(units))])
+                      for _ in range(resamples if units else 0)]).reshape(-1, n)
+    order = sorted(range(n), key=lambda i: -point[i])
+    out = []
+    for rank, i in enumerate(order):
+        row: dict[str, Any] = {"entrant": entrants[i], "elo": round(float(point[i]), 1)}
+        if len(draws):
+            lo, hi = np.percentile(draws[:, i], [2.5, 97.5])
+            row |= {"low": round(float(lo), 1), "high": round(float(hi), 1)}
+        if rank + 1 < n:
+            j = order[rank + 1]
+            row |= {"over": entrants[j], "gap": round(float(point[i] - point[j]), 1)}
+            if len(draws):
+                lo, hi = np.percentile(draws[:, i] - draws[:, j], [2.5, 97.5])
+                row |= {"gap_low": round(float(lo), 1), "gap_high": round(float(hi), 1)}
+        out.append(row)
+    return out
+
+
 def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int = 0, workers: int = 1,
                progress: Callable[[int, int], None] | None = None, log: Path | None = None) -> LadderResult:
     """Play the round robin (see the module docstring) and rate it. With ``log``, every game is
@@ -336,7 +402,8 @@ def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int =
                     played(*f.result())
     matches = _matches(entrants, tables, outcomes)
     return LadderResult(entrants, tables, games, seed, matches, rate(entrants, matches),
-                        time.time() - started, {k: sum(v) / len(v) for k, v in seconds.items()}, resumed)
+                        strengths(entrants, matches, seed=seed), time.time() - started,
+                        {k: sum(v) / len(v) for k, v in seconds.items()}, resumed)
 
 
 def report(result: LadderResult, out: Path) -> list[Path]:
@@ -360,6 +427,17 @@ def markdown(result: LadderResult) -> str:
     for i, r in enumerate(sorted(result.ratings, key=lambda r: -r["mu"]), 1):
         lines.append(f"| {i} | {r['entrant']} | {level_of(str(r['entrant']))} | {r['mu']:.2f} | "
                      f"{r['low']:.2f} to {r['high']:.2f} | {r['ordinal']:.2f} |")
+
+    if result.strengths:
+        lines += ["", "Bradley-Terry strengths, fitted to every game at once, in Elo points (mean 0), with 95% "
+                  "bootstrap intervals over the deals; the gap is over the entrant on the next line:", "",
+                  "| rank | entrant | Elo | 95% interval | gap over the next | 95% interval of the gap |",
+                  "|---|---|---|---|---|---|"]
+        for i, r in enumerate(result.strengths, 1):
+            span = f"{r['low']:+.0f} to {r['high']:+.0f}" if "low" in r else "—"
+            gap = f"{r['gap']:+.0f} over {r['over']}" if "gap" in r else "—"
+            gap_span = f"{r['gap_low']:+.0f} to {r['gap_high']:+.0f}" if "gap_low" in r else "—"
+            lines.append(f"| {i} | {r['entrant']} | {r['elo']:+.0f} | {span} | {gap} | {gap_span} |")
 
     def table_md(title: str, m: list[list[tuple[int, int, int]]]) -> list[str]:
         rows = ["", f"## {title}", "", "wins-losses-draws of the row against the column (win share of the decisive "
@@ -391,14 +469,21 @@ def plot(result: LadderResult, path: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    ratings = sorted(result.ratings, key=lambda r: r["mu"])
-    names = [str(r["entrant"]) for r in ratings]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.6 * len(names) + 3))
-    mus = [r["mu"] for r in ratings]
-    err = [1.96 * r["sigma"] for r in ratings]
-    ax1.errorbar(mus, range(len(names)), xerr=err, fmt="o", capsize=4)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.6 * len(result.entrants) + 3))
+    if result.strengths and all("low" in r for r in result.strengths):
+        rows = list(reversed(result.strengths))   # the strongest at the top
+        names = [str(r["entrant"]) for r in rows]
+        at = [r["elo"] for r in rows]
+        err = [[r["elo"] - r["low"] for r in rows], [r["high"] - r["elo"] for r in rows]]
+        ax1.set_xlabel("Bradley-Terry strength, Elo points (95% bootstrap interval)")
+    else:
+        ratings = sorted(result.ratings, key=lambda r: r["mu"])
+        names = [str(r["entrant"]) for r in ratings]
+        at = [r["mu"] for r in ratings]
+        err = [[1.96 * r["sigma"] for r in ratings]] * 2
+        ax1.set_xlabel("OpenSkill mu (95% interval)")
+    ax1.errorbar(at, range(len(names)), xerr=err, fmt="o", capsize=4)
     ax1.set_yticks(range(len(names)), names)
-    ax1.set_xlabel("OpenSkill mu (95% interval)")
     ax1.set_title("Ratings")
     m = result.matrix()
     order = list(result.entrants)

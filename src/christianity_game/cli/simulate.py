@@ -135,7 +135,7 @@ def ladder(
     try:
         from ..bots.ladder import report, run_ladder, tables_for
     except ImportError as exc:  # pragma: no cover
-        fail(f"the ladder needs the dev extra (openskill, matplotlib): {exc}", 1)
+        fail(f"the ladder needs the dev extra (openskill, choix, matplotlib): {exc}", 1)
     entrants = [b.strip() for b in bots.split(",") if b.strip()]
     mode_list = [m.strip() for m in modes.split(",") if m.strip()]
     for m in mode_list:
@@ -158,8 +158,9 @@ def ladder(
         tables = tables_for(list(by_mode), by_mode, variants_or_fail(variants))
     except ValueError as exc:
         fail(str(exc))
-    if importlib_missing("openskill"):
-        fail("the ladder rates with openskill: pip install openskill==6.2.0 (the dev extra)", 1)
+    for package, pin in (("openskill", "openskill==6.2.0"), ("choix", "choix==0.4.1")):
+        if importlib_missing(package):
+            fail(f"the ladder rates with {package}: pip install {pin} (the dev extra)", 1)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     log = out / "games.jsonl"
@@ -190,6 +191,17 @@ def ladder(
         table.add_row(str(i), str(r["entrant"]), level_of(str(r["entrant"])), f"{r['mu']:.2f}",
                       f"{r['low']:.2f} to {r['high']:.2f}", f"{r['ordinal']:.2f}")
     console.print(table)
+    if result.strengths:
+        bt = Table(title="Bradley-Terry strengths (Elo points, mean 0; 95% bootstrap intervals over the deals)",
+                   title_style="bold")
+        for col in ("entrant", "Elo", "95% interval", "gap over the next", "gap's interval"):
+            bt.add_column(col, justify="left" if col == "entrant" else "right")
+        for r in result.strengths:
+            bt.add_row(str(r["entrant"]), f"{r['elo']:+.0f}",
+                       f"{r['low']:+.0f} to {r['high']:+.0f}" if "low" in r else "—",
+                       f"{r['gap']:+.0f} over {r['over']}" if "gap" in r else "—",
+                       f"{r['gap_low']:+.0f} to {r['gap_high']:+.0f}" if "gap_low" in r else "—")
+        console.print(bt)
     names = result.entrants
     matrix = Table(title="Wins-losses-draws of the row against the column (all tables)", title_style="bold")
     matrix.add_column("")
