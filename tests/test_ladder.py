@@ -100,6 +100,14 @@ def test_a_ladder_resumes_from_its_game_log(tmp_path: Path, monkeypatch: pytest.
     assert played == [] and log.read_text() == text
 
 
+def test_two_workers_log_and_rate_the_games_one_worker_plays(tmp_path: Path) -> None:
+    tables = tables_for(["duel"], {"duel": ["ER"]}, {"reward_cap": 2, "round_limit": 20})
+    one = run_ladder(["easy", "random"], tables, games=3, seed=9)
+    two = run_ladder(["easy", "random"], tables, games=3, seed=9, workers=2, log=tmp_path / "games.jsonl")
+    assert two.matches == one.matches and two.ratings == one.ratings and two.strengths == one.strengths
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 6
+
+
 def test_a_damaged_game_log_is_refused_and_kept(tmp_path: Path) -> None:
     tables = tables_for(["duel"], {"duel": ["ER"]}, {})
     log = tmp_path / "games.jsonl"
