@@ -57,6 +57,17 @@ def test_a_tiny_round_robin_is_mirrored_and_rated() -> None:
         for j in range(3):
             w, l, d = wins[i][j]
             assert (w, l, d) == (wins[j][i][1], wins[j][i][0], wins[j][i][2])
+    # by side: an entrant's Evil and Righteous records add up to its row of the duel table, and
+    # every duel game is one entrant's Evil game and another's Righteous one
+    sides = result.sides(0)
+    duel_wins = result.matrix(0)
+    for i in range(3):
+        evil, righteous = sides[i]["evil"], sides[i]["righteous"]
+        assert tuple(e + r for e, r in zip(evil, righteous)) == tuple(map(sum, zip(*duel_wins[i])))
+        assert sum(evil) == sum(righteous) == 2 * 2   # two opponents, two deals, on each side
+    assert sum(s["evil"][0] for s in sides) == sum(s["righteous"][1] for s in sides)
+    with pytest.raises(ValueError, match="no sides"):
+        result.sides(1)   # co-op: each entrant plays every seat
     by = {r["entrant"]: r for r in result.ratings}
     assert by["easy"]["mu"] > by["random"]["mu"]
     assert all(r["low"] < r["mu"] < r["high"] for r in result.ratings)
@@ -174,6 +185,10 @@ def test_the_ladder_command(tmp_path: Path) -> None:
     assert "| rank | entrant |" in (out / "ladder.md").read_text()
     assert [r["entrant"] for r in data["strengths"]] != [] and "Bradley-Terry" in result.output
     assert "| rank | entrant | Elo |" in (out / "ladder.md").read_text()
+    assert set(data["sides_by_table"]) == {"duel ER"}   # co-op and solo tables have no sides
+    easy_sides = data["sides_by_table"]["duel ER"]["easy"]
+    assert sum(easy_sides["evil"][k] + easy_sides["righteous"][k] for k in ("wins", "losses", "draws")) == 4
+    assert "| entrant | as Evil | as Righteous |" in (out / "ladder.md").read_text()
     logged = (out / "games.jsonl").read_text().splitlines()
     assert len(logged) == 2 * 2 + 2 * 2 and json.loads(logged[0])["seats"] in (["easy", "random"], ["random", "easy"])
     again = runner.invoke(app, ["ladder", "--bots", "easy,random", "--modes", "duel,solo", "--lineups", "ER,R",

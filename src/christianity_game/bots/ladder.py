@@ -29,7 +29,7 @@ Ratings, two ways:
 
 Beside them the win matrix (wins of the row
 entrant over the column entrant, draws apart, with a Wilson interval on the decisive games), one a
-table and one over all, and a plot (``ladder.png``). Outputs go to ``--out`` (``ladder.json``,
+table and one over all, each entrant's record on each side of a duel table, and a plot (``ladder.png``). Outputs go to ``--out`` (``ladder.json``,
 ``ladder.md``, ``ladder.png``).
 
 A run can be long (a pair with ``hard`` plays about a minute of CPU a duel), so every finished game
@@ -200,24 +200,41 @@ class LadderResult:
                 m[i][j] = (w + (sc == 1.0), l + (sc == 0.0), d + (sc == 0.5))
         return m
 
+    def sides(self, table: int) -> list[dict[str, tuple[int, int, int]]]:
+        """A duel table's results by side: for each entrant, (wins, losses, draws) on the Evil seats
+        and on the Righteous ones, against every other entrant. How far apart an entrant's two
+        records are says how much the table favours a side at that entrant's strength. A co-op or
+        solo table has no sides (each entrant plays every seat): a ValueError."""
+        if self.tables[table].mode != "duel":
+            raise ValueError(f"{self.tables[table].label} has no sides: each entrant plays every seat")
+        out: list[dict[str, tuple[int, int, int]]] = [{"evil": (0, 0, 0), "righteous": (0, 0, 0)}
+                                                      for _ in self.entrants]
+        for x in self.matches:
+            if x.table != table:
+                continue   # in a duel match ``a`` held the Evil seats and ``b`` the Righteous ones
+            for who, side, sc in ((x.a, "evil", x.score), (x.b, "righteous", 1.0 - x.score)):
+                w, l, d = out[who][side]
+                out[who][side] = (w + (sc == 1.0), l + (sc == 0.0), d + (sc == 0.5))
+        return out
+
     def to_json(self) -> dict[str, Any]:
+        def record(w: int, l: int, d: int) -> dict[str, Any]:
+            lo, hi = wilson(w, w + l)
+            return {"wins": w, "losses": l, "draws": d,
+                    "win_share": None if w + l == 0 else round(w / (w + l), 4),
+                    "interval": None if w + l == 0 else [round(lo, 4), round(hi, 4)]}
+
         def mat(t: int | None) -> list[list[dict[str, Any]]]:
-            out = []
-            for row in self.matrix(t):
-                cells = []
-                for w, l, d in row:
-                    lo, hi = wilson(w, w + l)
-                    cells.append({"wins": w, "losses": l, "draws": d,
-                                  "win_share": None if w + l == 0 else round(w / (w + l), 4),
-                                  "interval": None if w + l == 0 else [round(lo, 4), round(hi, 4)]})
-                out.append(cells)
-            return out
+            return [[record(*cell) for cell in row] for row in self.matrix(t)]
         return {
             "entrants": self.entrants, "bots": [level_of(e) for e in self.entrants],
             "tables": [{"mode": t.mode, "lineup": t.lineup, "variants": t.settings.variants,
                         "max_turns": t.settings.max_turns} for t in self.tables],
             "games_a_table": self.games, "seed": self.seed, "ratings": self.ratings, "strengths": self.strengths,
             "matrix": mat(None), "matrix_by_table": {t.label: mat(i) for i, t in enumerate(self.tables)},
+            "sides_by_table": {t.label: {e: {side: record(*r) for side, r in by_side.items()}
+                                         for e, by_side in zip(self.entrants, self.sides(i))}
+                               for i, t in enumerate(self.tables) if t.mode == "duel"},
             "matches": len(self.matches), "seconds": round(self.seconds, 1), "resumed": self.resumed,
             "seconds_a_game": {k: round(v, 3) for k, v in self.game_seconds.items()},
         }
@@ -423,6 +440,14 @@ def report(result: LadderResult, out: Path) -> list[Path]:
     return paths
 
 
+def _record_md(wins: int, losses: int, draws: int) -> str:
+    """A record in a report: wins-losses-draws, with the win share of the decisive games and its
+    95% Wilson interval."""
+    lo, hi = wilson(wins, wins + losses)
+    share = f" ({100 * wins / (wins + losses):.0f}%, {100 * lo:.0f}-{100 * hi:.0f})" if wins + losses else ""
+    return f"{wins}-{losses}-{draws}{share}"
+
+
 def markdown(result: LadderResult) -> str:
     names = result.entrants
     lines = [f"# Bot ladder: {', '.join(names)}", "",
@@ -449,20 +474,23 @@ def markdown(result: LadderResult) -> str:
         rows = ["", f"## {title}", "", "wins-losses-draws of the row against the column (win share of the decisive "
                 "games, 95% Wilson interval)", "", "| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
         for i, row in enumerate(m):
-            cells = []
-            for j, (w, l, d) in enumerate(row):
-                if i == j:
-                    cells.append("—")
-                    continue
-                lo, hi = wilson(w, w + l)
-                share = f" ({100 * w / (w + l):.0f}%, {100 * lo:.0f}-{100 * hi:.0f})" if w + l else ""
-                cells.append(f"{w}-{l}-{d}{share}")
+            cells = ["—" if i == j else _record_md(*cell) for j, cell in enumerate(row)]
             rows.append(f"| {names[i]} | " + " | ".join(cells) + " |")
+        return rows
+
+    def sides_md(t: int) -> list[str]:
+        rows = ["", "By side: each entrant's wins-losses-draws on the Evil seats and on the Righteous ones, "
+                "against every other entrant (win share of the decisive games, 95% Wilson interval)", "",
+                "| entrant | as Evil | as Righteous |", "|---|---|---|"]
+        for name, by_side in zip(names, result.sides(t)):
+            rows.append(f"| {name} | {_record_md(*by_side['evil'])} | {_record_md(*by_side['righteous'])} |")
         return rows
 
     lines += table_md("All tables", result.matrix())
     for t, table in enumerate(result.tables):
         lines += table_md(table.label, result.matrix(t))
+        if table.mode == "duel":
+            lines += sides_md(t)
     played = f"{len(result.matches)} rated results in {result.seconds:.0f} s"
     if result.resumed:
         played += f" ({result.resumed} games taken from the game log, the others played in that time)"
