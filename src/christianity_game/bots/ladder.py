@@ -29,8 +29,8 @@ Ratings, two ways:
 
 Beside them the win matrix (wins of the row
 entrant over the column entrant, draws apart, with a Wilson interval on the decisive games), one a
-table and one over all, each entrant's record on each side of a duel table, and a plot (``ladder.png``). Outputs go to ``--out`` (``ladder.json``,
-``ladder.md``, ``ladder.png``).
+table and one over all, each entrant's record on each side of a duel table, and a plot
+(``ladder.png``). Outputs go to ``--out`` (``ladder.json``, ``ladder.md``, ``ladder.png``).
 
 A run can be long (a pair with ``hard`` plays about a minute of CPU a duel), so every finished game
 is a line of the game log (``games.jsonl`` in ``--out``) as it ends, and a run resumes from it: a
