@@ -68,6 +68,11 @@ def test_a_tiny_round_robin_is_mirrored_and_rated() -> None:
     assert sum(s["evil"][0] for s in sides) == sum(s["righteous"][1] for s in sides)
     with pytest.raises(ValueError, match="no sides"):
         result.sides(1)   # co-op: each entrant plays every seat
+    # every duel game keeps its length, and each pair's deals are scored deal by deal
+    assert all(m.turns is not None and m.turns > 0 for m in duel)
+    for row in result.deals(0):
+        assert row["deals"] == 2 and row["unknown"] == 0
+        assert sum(row["outright"]) + sum(row["by_length"]) + row["even"] == 2
     by = {r["entrant"]: r for r in result.ratings}
     assert by["easy"]["mu"] > by["random"]["mu"]
     assert all(r["low"] < r["mu"] < r["high"] for r in result.ratings)
@@ -95,7 +100,8 @@ def test_a_ladder_resumes_from_its_game_log(tmp_path: Path, monkeypatch: pytest.
     more = run_ladder(["easy", "random"], tables, games=3, seed=5, log=log)
     assert sorted({s for _, s, _ in played}) == [2] and more.resumed == 8   # only the new deal
     fresh = run_ladder(["easy", "random"], tables, games=3, seed=5)
-    assert more.ratings == fresh.ratings and more.matches == fresh.matches
+    assert more.ratings == fresh.ratings and more.matches == fresh.matches   # lengths read back too
+    assert all(m.turns for m in more.matches if m.table == 0)
     played.clear()
     added = run_ladder(["easy", "random", "test_ladder:FirstBot"], tables, games=3, seed=5, log=log)
     assert played and all(2 in seats for _, _, seats in played)   # only the pairs with the new entrant
@@ -109,6 +115,14 @@ def test_a_ladder_resumes_from_its_game_log(tmp_path: Path, monkeypatch: pytest.
     played.clear()
     run_ladder(["easy", "random"], tables, games=3, seed=6, log=log)
     assert played == [] and log.read_text() == text
+    # a log from before lengths were kept: its games are taken as they are, their lengths unknown
+    rows = [json.loads(line) for line in text.splitlines()]
+    log.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "turns"}) + "\n" for r in rows))
+    old = run_ladder(["easy", "random"], tables, games=3, seed=6, log=log)
+    assert played == [] and all(m.turns is None for m in old.matches)
+    [row] = old.deals(0)
+    assert row["deals"] == 3 and row["by_length"] == [0, 0]
+    assert sum(row["outright"]) + row["even"] + row["unknown"] == 3
 
 
 def test_two_workers_log_and_rate_the_games_one_worker_plays(tmp_path: Path) -> None:
@@ -129,6 +143,42 @@ def test_a_damaged_game_log_is_refused_and_kept(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match=words):
             run_ladder(["easy", "random"], tables, games=1, seed=5, log=log)
         assert log.read_text() == text
+
+
+def test_deals_are_scored_as_duplicate_boards() -> None:
+    """Deal by deal: an entrant that did better over a deal's two games takes it outright; where the
+    same side won both, the entrant whose side won in fewer turns takes it (Evil both: the faster
+    Evil win; Righteous both: the faster Righteous win); as long, or two draws: even; a length
+    the log lacks: unknown."""
+    from christianity_game.bots.ladder import LadderResult
+    from christianity_game.engine.settings import Settings
+    from christianity_game.bots.ladder import Table
+
+    def deal(seed: int, first: tuple[float, int | None], second: tuple[float, int | None]) -> list[Match]:
+        # entrant 0 on the Evil seats, then entrant 1 on them (each score: the Evil seats won)
+        return [Match(0, seed, 0, 1, first[0], first[1]), Match(0, seed, 1, 0, second[0], second[1])]
+
+    matches = (deal(0, (1.0, 30), (0.0, 40))      # 0 won both games: outright
+               + deal(1, (0.5, 200), (1.0, 50))   # 1 won one, drew one: outright for 1
+               + deal(2, (1.0, 12), (1.0, 18))    # Evil won both, 0's Evil sooner: 0 by length
+               + deal(3, (1.0, 20), (1.0, 9))     # Evil won both, 1's sooner: 1 by length
+               + deal(4, (0.0, 33), (0.0, 21))    # Righteous won both, 0's (the second game) sooner: 0
+               + deal(5, (1.0, 15), (1.0, 15))    # as long: even
+               + deal(6, (0.5, 200), (0.5, 200))  # two draws: even
+               + deal(7, (1.0, None), (1.0, 20))  # a length the log lacks
+               + [Match(0, 8, 0, 1, 1.0, 10)])    # one game of a deal only: not a deal
+    duel = Table("duel", "EER", Settings())
+    result = LadderResult(["normal", "hard"], [duel], 9, 0, matches)
+    [row] = result.deals(0)
+    assert (row["a"], row["b"], row["deals"]) == ("normal", "hard", 8)
+    assert row["outright"] == [1, 1] and row["by_length"] == [2, 1]
+    assert (row["even"], row["unknown"]) == (2, 1)
+    assert row["share"] == 0.6 and row["interval"][0] < 0.6 < row["interval"][1]
+    assert result.to_json()["deals_by_table"]["duel EER"] == [row]
+    assert "| normal - hard | 8 | 1-1 | 2-1 | 2 | 1 | 3-2 (60%" in ladder_module.markdown(result)
+    coop = LadderResult(["a", "b"], [Table("coop", "RR", Settings())], 1, 0, [])
+    with pytest.raises(ValueError, match="not a duel"):
+        coop.deals(0)
 
 
 def test_ratings_and_intervals() -> None:

@@ -29,8 +29,10 @@ Ratings, two ways:
 
 Beside them the win matrix (wins of the row
 entrant over the column entrant, draws apart, with a Wilson interval on the decisive games), one a
-table and one over all, each entrant's record on each side of a duel table, and a plot
-(``ladder.png``). Outputs go to ``--out`` (``ladder.json``, ``ladder.md``, ``ladder.png``).
+table and one over all, each entrant's record on each side of a duel table, each duel table scored
+deal by deal as duplicate bridge scores a board (:meth:`LadderResult.deals`: where the same side won
+both games of a deal, the entrant whose side won in fewer turns takes it, so a table one side wins
+whatever the level still ranks the levels), and a plot (``ladder.png``). Outputs go to ``--out`` (``ladder.json``, ``ladder.md``, ``ladder.png``).
 
 A run can be long (a pair with ``hard`` plays about a minute of CPU a duel), so every finished game
 is a line of the game log (``games.jsonl`` in ``--out``) as it ends, and a run resumes from it: a
@@ -137,8 +139,8 @@ def _outcome(game: Game) -> str:
     return str(res.winner)
 
 
-def play_job(entrants: list[str], tables: list[Table], run_seed: int, job: Job) -> tuple[Job, str, float]:
-    """Play one game of the ladder; (the job, its outcome, seconds)."""
+def play_job(entrants: list[str], tables: list[Table], run_seed: int, job: Job) -> tuple[Job, str, float, int]:
+    """Play one game of the ladder; (the job, its outcome, seconds, its length in turns)."""
     t, s, seats = job
     table = tables[t]
     seed = game_seed(run_seed, s)
@@ -146,7 +148,7 @@ def play_job(entrants: list[str], tables: list[Table], run_seed: int, job: Job) 
     game = Game.new(mode=table.mode, lineup=table.lineup, seed=seed, settings=table.settings, log=False)
     bots = {i: entrant_bot(entrants[e], seed * 31 + i) for i, e in enumerate(seats)}
     play_out(game, bots)
-    return job, _outcome(game), time.perf_counter() - started
+    return job, _outcome(game), time.perf_counter() - started, game.state.turn_no
 
 
 def _jobs(n: int, tables: list[Table], games: int) -> list[Job]:
@@ -173,6 +175,7 @@ class Match:
     a: int
     b: int
     score: float   # 1: a won, 0: b won, 0.5: a draw
+    turns: int | None = None   # a duel game's length in turns (None: logged before lengths were kept)
 
 
 @dataclass
@@ -217,6 +220,56 @@ class LadderResult:
                 out[who][side] = (w + (sc == 1.0), l + (sc == 0.0), d + (sc == 0.5))
         return out
 
+    def deals(self, table: int) -> list[dict[str, Any]]:
+        """A duel table scored deal by deal, as duplicate bridge scores a board: on each deal a pair
+        played twice, ``a`` on the Evil seats and then on the Righteous ones. The entrant that did
+        better over the two games takes the deal *outright* (it won one and drew the other, or won
+        both). When the same side won both games, the side decided the deal and the wins say
+        nothing about the entrants; then the deal goes to the entrant whose winning side won
+        *faster*, in fewer turns (its side's win came sooner, or it held the other side off
+        longer: both say it played better), and to neither when the two games were as long (or a
+        length is not in the game log). Two draws are even. On a table one side wins whatever the
+        level (duel EER with the recommended set) the mirrored wins are 50% by construction, and
+        the lengths are what is left to tell the levels apart.
+
+        One row a pair (``a`` before ``b`` in the entrants' order): the deals, those each took
+        outright and by length, the even ones and those of unknown length, and ``a``'s share of the
+        deals either took with its 95% Wilson interval. A co-op or solo table: a ValueError."""
+        if self.tables[table].mode != "duel":
+            raise ValueError(f"{self.tables[table].label} is not a duel: each entrant plays every seat")
+        games = {(m.seed, m.a, m.b): m for m in self.matches if m.table == table}
+        n = len(self.entrants)
+        rows: list[dict[str, Any]] = []
+        for a in range(n):
+            for b in range(a + 1, n):
+                outright = [0, 0]
+                by_length = [0, 0]
+                even = unknown = dealt = 0
+                for seed in sorted({s for (s, x, y) in games if (x, y) == (a, b)}):
+                    x, y = games[(seed, a, b)], games.get((seed, b, a))   # a as Evil, then a as Righteous
+                    if y is None:
+                        continue
+                    dealt += 1
+                    net = x.score - y.score   # a's result over the two games, above b's
+                    if net:
+                        outright[0 if net > 0 else 1] += 1
+                    elif x.score == 0.5:
+                        even += 1
+                    elif x.turns is None or y.turns is None:
+                        unknown += 1
+                    elif x.turns == y.turns:
+                        even += 1
+                    else:   # Evil won both (x.score 1): a's Evil win came sooner; Righteous both: a's did
+                        a_faster = x.turns < y.turns if x.score == 1.0 else y.turns < x.turns
+                        by_length[0 if a_faster else 1] += 1
+                took_a, took_b = outright[0] + by_length[0], outright[1] + by_length[1]
+                lo, hi = wilson(took_a, took_a + took_b)
+                rows.append({"a": self.entrants[a], "b": self.entrants[b], "deals": dealt,
+                             "outright": outright, "by_length": by_length, "even": even, "unknown": unknown,
+                             "share": None if took_a + took_b == 0 else round(took_a / (took_a + took_b), 4),
+                             "interval": None if took_a + took_b == 0 else [round(lo, 4), round(hi, 4)]})
+        return rows
+
     def to_json(self) -> dict[str, Any]:
         def record(w: int, l: int, d: int) -> dict[str, Any]:
             lo, hi = wilson(w, w + l)
@@ -235,13 +288,16 @@ class LadderResult:
             "sides_by_table": {t.label: {e: {side: record(*r) for side, r in by_side.items()}
                                          for e, by_side in zip(self.entrants, self.sides(i))}
                                for i, t in enumerate(self.tables) if t.mode == "duel"},
+            "deals_by_table": {t.label: self.deals(i) for i, t in enumerate(self.tables) if t.mode == "duel"},
             "matches": len(self.matches), "seconds": round(self.seconds, 1), "resumed": self.resumed,
             "seconds_a_game": {k: round(v, 3) for k, v in self.game_seconds.items()},
         }
 
 
-def _matches(entrants: list[str], tables: list[Table], outcomes: dict[Job, str]) -> list[Match]:
+def _matches(entrants: list[str], tables: list[Table], outcomes: dict[Job, str],
+             lengths: dict[Job, int | None] | None = None) -> list[Match]:
     out: list[Match] = []
+    lengths = lengths or {}
     n = len(entrants)
     for (t, s, seats), result in sorted(outcomes.items()):
         table = tables[t]
@@ -249,7 +305,8 @@ def _matches(entrants: list[str], tables: list[Table], outcomes: dict[Job, str])
             continue
         evil = seats[table.lineup.index("E")]
         good = seats[table.lineup.index("R")]
-        out.append(Match(t, s, evil, good, 0.5 if result == "draw" else 1.0 if result == "evil" else 0.0))
+        out.append(Match(t, s, evil, good, 0.5 if result == "draw" else 1.0 if result == "evil" else 0.0,
+                         lengths.get((t, s, seats))))
     for t, table in enumerate(tables):
         if table.mode == "duel":
             continue
@@ -288,28 +345,30 @@ def _log_key(entrants: list[str], tables: list[Table], run_seed: int, job: Job) 
 
 
 def _log_row(entrants: list[str], tables: list[Table], run_seed: int, job: Job, outcome: str,
-             secs: float) -> dict[str, Any]:
+             secs: float, turns: int) -> dict[str, Any]:
     t, s, seats = job
     table = tables[t]
     return {"table": table.label, "mode": table.mode, "lineup": table.lineup, "settings": table.settings.to_dict(),
             "run_seed": run_seed, "deal": s, "game_seed": game_seed(run_seed, s),
-            "seats": [entrants[e] for e in seats], "outcome": outcome, "seconds": round(secs, 3)}
+            "seats": [entrants[e] for e in seats], "outcome": outcome, "seconds": round(secs, 3), "turns": turns}
 
 
-def _logged(log: Path) -> dict[str, tuple[str, float]]:
-    """The outcomes (and seconds) the game log holds, by game (see :func:`_log_key`)."""
-    found: dict[str, tuple[str, float]] = {}
+def _logged(log: Path) -> dict[str, tuple[str, float, int | None]]:
+    """The outcomes (with seconds and length in turns) the game log holds, by game (see
+    :func:`_log_key`); a log written before lengths were kept has none (None)."""
+    found: dict[str, tuple[str, float, int | None]] = {}
     for number, row in read_game_log(log):
         try:
             table = Table(str(row["mode"]), str(row["lineup"]), Settings.from_dict(row["settings"]))
             key = json.dumps([table.key(), int(row["game_seed"]), [str(x) for x in row["seats"]]])
             outcome = str(row["outcome"])
             secs = float(row["seconds"])
+            turns = None if row.get("turns") is None else int(row["turns"])
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{log}:{number}: not a game of the ladder ({exc})") from None
         if outcome not in ("righteous", "evil", "draw"):
             raise ValueError(f"{log}:{number}: an outcome the ladder does not know ({outcome!r})")
-        found[key] = (outcome, secs)
+        found[key] = (outcome, secs, turns)
     return found
 
 
@@ -386,10 +445,12 @@ def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int =
     jobs = _jobs(len(entrants), tables, games)
     logged = _logged(log) if log is not None else {}
     outcomes: dict[Job, str] = {}
+    lengths: dict[Job, int | None] = {}
     seconds: dict[str, list[float]] = {}
 
-    def took(job: Job, result: str, secs: float) -> None:
+    def took(job: Job, result: str, secs: float, turns: int | None) -> None:
         outcomes[job] = result
+        lengths[job] = turns
         seconds.setdefault(tables[job[0]].label, []).append(secs)
         if progress is not None:
             progress(len(outcomes), len(jobs))
@@ -406,11 +467,11 @@ def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int =
         log.parent.mkdir(parents=True, exist_ok=True)
     with (log.open("a") if log is not None else contextlib.nullcontext()) as sink:
 
-        def played(job: Job, result: str, secs: float) -> None:
+        def played(job: Job, result: str, secs: float, turns: int) -> None:
             if sink is not None:   # written as it ends, so a stopped run loses only the games in play
-                sink.write(json.dumps(_log_row(entrants, tables, seed, job, result, secs)) + "\n")
+                sink.write(json.dumps(_log_row(entrants, tables, seed, job, result, secs, turns)) + "\n")
                 sink.flush()
-            took(job, result, secs)
+            took(job, result, secs, turns)
 
         if workers <= 1:
             for job in todo:
@@ -423,7 +484,7 @@ def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int =
                 futures = [pool.submit(play_job, entrants, tables, seed, job) for job in todo]
                 for f in as_completed(futures):
                     played(*f.result())
-    matches = _matches(entrants, tables, outcomes)
+    matches = _matches(entrants, tables, outcomes, lengths)
     return LadderResult(entrants, tables, games, seed, matches, rate(entrants, matches),
                         strengths(entrants, matches, seed=seed), time.time() - started,
                         {k: sum(v) / len(v) for k, v in seconds.items()}, resumed)
@@ -486,11 +547,28 @@ def markdown(result: LadderResult) -> str:
             rows.append(f"| {name} | {_record_md(*by_side['evil'])} | {_record_md(*by_side['righteous'])} |")
         return rows
 
+    def deals_md(t: int) -> list[str]:
+        rows = ["", "Deal by deal (duplicate scoring): on each deal a pair played once each way; the entrant that "
+                "did better over the two games takes the deal outright, and when the same side won both games "
+                "the deal goes to the entrant whose winning side won in fewer turns (even: as long, or two "
+                "draws; unknown: a length the game log lacks). The share is the first entrant's of the deals "
+                "taken, with its 95% Wilson interval", "",
+                "| pair | deals | outright | same side won both: by length | even | unknown | first entrant's share |",
+                "|---|---|---|---|---|---|---|"]
+        for r in result.deals(t):
+            took = r["outright"][0] + r["by_length"][0], r["outright"][1] + r["by_length"][1]
+            share = (f"{took[0]}-{took[1]} ({100 * r['share']:.0f}%, {100 * r['interval'][0]:.0f}-"
+                     f"{100 * r['interval'][1]:.0f})" if r["share"] is not None else "—")
+            rows.append(f"| {r['a']} - {r['b']} | {r['deals']} | {r['outright'][0]}-{r['outright'][1]} | "
+                        f"{r['by_length'][0]}-{r['by_length'][1]} | {r['even']} | {r['unknown']} | {share} |")
+        return rows
+
     lines += table_md("All tables", result.matrix())
     for t, table in enumerate(result.tables):
         lines += table_md(table.label, result.matrix(t))
         if table.mode == "duel":
             lines += sides_md(t)
+            lines += deals_md(t)
     played = f"{len(result.matches)} rated results in {result.seconds:.0f} s"
     if result.resumed:
         played += f" ({result.resumed} games taken from the game log, the others played in that time)"
