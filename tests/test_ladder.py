@@ -150,9 +150,8 @@ def test_deals_are_scored_as_duplicate_boards() -> None:
     same side won both, the entrant whose side won in fewer turns takes it (Evil both: the faster
     Evil win; Righteous both: the faster Righteous win); as long, or two draws: even; a length
     the log lacks: unknown."""
-    from christianity_game.bots.ladder import LadderResult
+    from christianity_game.bots.ladder import LadderResult, Table
     from christianity_game.engine.settings import Settings
-    from christianity_game.bots.ladder import Table
 
     def deal(seed: int, first: tuple[float, int | None], second: tuple[float, int | None]) -> list[Match]:
         # entrant 0 on the Evil seats, then entrant 1 on them (each score: the Evil seats won)

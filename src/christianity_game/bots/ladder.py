@@ -32,7 +32,8 @@ entrant over the column entrant, draws apart, with a Wilson interval on the deci
 table and one over all, each entrant's record on each side of a duel table, each duel table scored
 deal by deal as duplicate bridge scores a board (:meth:`LadderResult.deals`: where the same side won
 both games of a deal, the entrant whose side won in fewer turns takes it, so a table one side wins
-whatever the level still ranks the levels), and a plot (``ladder.png``). Outputs go to ``--out`` (``ladder.json``, ``ladder.md``, ``ladder.png``).
+whatever the level still ranks the levels), and a plot (``ladder.png``). Outputs go to
+``--out`` (``ladder.json``, ``ladder.md``, ``ladder.png``).
 
 A run can be long (a pair with ``hard`` plays about a minute of CPU a duel), so every finished game
 is a line of the game log (``games.jsonl`` in ``--out``) as it ends, and a run resumes from it: a
