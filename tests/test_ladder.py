@@ -15,6 +15,7 @@ from christianity_game.bots import bot_from_path
 from christianity_game.bots.base import Bot, RandomBot
 from christianity_game.bots import ladder as ladder_module
 from christianity_game.bots.ladder import ELO, Match, rate, run_ladder, strengths, tables_for
+from christianity_game.bots.ladder_report import markdown
 from christianity_game.stats import wilson
 from christianity_game.cli import app
 from christianity_game.engine.actions import Action, Pass
@@ -174,7 +175,7 @@ def test_deals_are_scored_as_duplicate_boards() -> None:
     assert (row["even"], row["unknown"]) == (2, 1)
     assert row["share"] == 0.6 and row["interval"][0] < 0.6 < row["interval"][1]
     assert result.to_json()["deals_by_table"]["duel EER"] == [row]
-    assert "| normal - hard | 8 | 1-1 | 2-1 | 2 | 1 | 3-2 (60%" in ladder_module.markdown(result)
+    assert "| normal - hard | 8 | 1-1 | 2-1 | 2 | 1 | 3-2 (60%" in markdown(result)
     coop = LadderResult(["a", "b"], [Table("coop", "RR", Settings())], 1, 0, [])
     with pytest.raises(ValueError, match="not a duel"):
         coop.deals(0)

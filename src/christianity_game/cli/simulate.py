@@ -133,7 +133,8 @@ def ladder(
     game log as it ends; a run takes the games the log already holds (the same table, deal and
     entrants) from it, so a stopped ladder resumes and a larger --games plays only the new deals."""
     try:
-        from ..bots.ladder import report, run_ladder, tables_for
+        from ..bots.ladder import run_ladder, tables_for
+        from ..bots.ladder_report import report
     except ImportError as exc:  # pragma: no cover
         fail(f"the ladder needs the dev extra (openskill, choix, matplotlib): {exc}", 1)
     entrants = [b.strip() for b in bots.split(",") if b.strip()]
