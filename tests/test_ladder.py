@@ -175,7 +175,7 @@ def test_deals_are_scored_as_duplicate_boards() -> None:
     assert (row["even"], row["unknown"]) == (2, 1)
     assert row["share"] == 0.6 and row["interval"][0] < 0.6 < row["interval"][1]
     assert result.to_json()["deals_by_table"]["duel EER"] == [row]
-    assert "| normal - hard | 8 | 1-1 | 2-1 | 2 | 1 | 3-2 (60%" in markdown(result)
+    assert "| normal - hard | 8 | 1-1 | 2-1 | 2 | 1 | 3-2-2 (60%" in markdown(result)
     coop = LadderResult(["a", "b"], [Table("coop", "RR", Settings())], 1, 0, [])
     with pytest.raises(ValueError, match="not a duel"):
         coop.deals(0)

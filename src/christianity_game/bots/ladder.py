@@ -296,9 +296,8 @@ class LadderResult:
 
 
 def _matches(entrants: list[str], tables: list[Table], outcomes: dict[Job, str],
-             lengths: dict[Job, int | None] | None = None) -> list[Match]:
+             lengths: dict[Job, int | None]) -> list[Match]:
     out: list[Match] = []
-    lengths = lengths or {}
     n = len(entrants)
     for (t, s, seats), result in sorted(outcomes.items()):
         table = tables[t]

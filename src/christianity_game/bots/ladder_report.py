@@ -73,14 +73,13 @@ def markdown(result: LadderResult) -> str:
         rows = ["", "Deal by deal (duplicate scoring): on each deal a pair played once each way; the entrant that "
                 "did better over the two games takes the deal outright, and when the same side won both games "
                 "the deal goes to the entrant whose winning side won in fewer turns (even: as long, or two "
-                "draws; unknown: a length the game log lacks). The share is the first entrant's of the deals "
-                "taken, with its 95% Wilson interval", "",
-                "| pair | deals | outright | same side won both: by length | even | unknown | first entrant's share |",
+                "draws; unknown: a length the game log lacks). The first entrant's deals taken-lost-even, with "
+                "its share of the deals taken and the 95% Wilson interval", "",
+                "| pair | deals | outright | same side won both: by length | even | unknown "
+                "| first entrant: taken-lost-even (share) |",
                 "|---|---|---|---|---|---|---|"]
         for r in result.deals(t):
-            took = r["outright"][0] + r["by_length"][0], r["outright"][1] + r["by_length"][1]
-            share = (f"{took[0]}-{took[1]} ({100 * r['share']:.0f}%, {100 * r['interval'][0]:.0f}-"
-                     f"{100 * r['interval'][1]:.0f})" if r["share"] is not None else "—")
+            share = _record_md(r["outright"][0] + r["by_length"][0], r["outright"][1] + r["by_length"][1], r["even"])
             rows.append(f"| {r['a']} - {r['b']} | {r['deals']} | {r['outright'][0]}-{r['outright'][1]} | "
                         f"{r['by_length'][0]}-{r['by_length'][1]} | {r['even']} | {r['unknown']} | {share} |")
         return rows
