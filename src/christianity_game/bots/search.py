@@ -314,8 +314,20 @@ def thinking_pool() -> Any:
     """
     global _POOL
     if _POOL is None:
+        import atexit
         import os
 
         from ..workers import spawn_pool
         _POOL = spawn_pool(max(1, os.cpu_count() or 1))
+        atexit.register(_close_thinking_pool)
     return _POOL
+
+
+def _close_thinking_pool() -> None:
+    """Shut the thinking pool down at exit, while the interpreter is whole: a pool left in a module
+    global is collected only as the modules are torn down, and its wake-up callback then fails on a
+    ``multiprocessing`` that is already gone (an ``Exception ignored ... weakref_cb`` traceback)."""
+    global _POOL
+    pool, _POOL = _POOL, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
