@@ -62,3 +62,22 @@ def test_a_pool_runs_its_initializer_then_its_work() -> None:
     with spawn_pool(1, _warm) as pool:
         assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
         assert pool.submit(os.getpid).result() != os.getpid()
+
+
+def test_the_thinking_pool_is_shut_down_at_exit() -> None:
+    # a pool left in a module global is collected only as the modules are torn down, and its
+    # wake-up callback then fails on a multiprocessing that is gone: the exit handlers close it first
+    script = textwrap.dedent("""
+        import atexit
+        from christianity_game.bots import search
+        pool = search.thinking_pool()
+        assert pool.submit(abs, -3).result() == 3
+        atexit._run_exitfuncs()
+        assert search._POOL is None, "the thinking pool outlived the exit handlers"
+        assert pool._shutdown_thread, "the thinking pool was not shut down"
+        print("closed", flush=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "closed"
+    assert "Exception ignored" not in done.stderr
