@@ -60,6 +60,16 @@ def _open(ctx: Any, url: str, errors: list[str]) -> Any:
     return page
 
 
+def _settled(page: Any) -> None:
+    """Wait until the hand has been drawn again with the server's prices for this state.
+
+    The board draws the hand at once, then once more when /explain answers; a card taken before that
+    second drawing is detached from the page under the test's feet.
+    """
+    page.locator("#decider.yours").wait_for()
+    page.wait_for_function("() => document.body.dataset.explained === document.body.dataset.stateId")
+
+
 # =========================================================================== 6: the decision box
 #: in the page: is every button of the decision box in view, or reachable in a box that visibly scrolls?
 CHECK_DECIDE = """() => {
@@ -274,7 +284,7 @@ def _assert_readable(page: Any, got: dict[str, Any] | None, card_id: str, thumb:
 def test_hover_shows_a_hand_card_large_with_its_text(server: str, sized: dict[str, Any]) -> None:  # noqa: F811
     g = _post(server, "/api/games", {"mode": "coop", "lineup": "RR", "seed": 5, "bots": {1: "heuristic"}})
     page = _open(sized["1280x800"], g["seats"][0]["url"], sized["errors"])
-    page.locator("#decider.yours").wait_for()
+    _settled(page)
     for i, where in ((2, "#hand"), (0, ".seat.me .cost-zone")):
         card = page.locator(f"{where} .card").nth(i)
         card_id = card.get_attribute("data-id")
@@ -310,7 +320,7 @@ def _touch(page: Any, selector: str, kind: str, index: int = 0) -> None:
 def test_long_press_shows_a_card_a_quick_tap_opens_its_actions(server: str, sized: dict[str, Any]) -> None:  # noqa: F811
     g = _post(server, "/api/games", {"mode": "solo", "lineup": "R", "seed": 1})
     page = _open(sized["390x844"], g["seats"][0]["url"], sized["errors"])
-    page.locator("#decider.yours").wait_for()
+    _settled(page)
     card = page.locator("#hand .card").nth(1)
     card.scroll_into_view_if_needed()
     card_id = card.get_attribute("data-id")
