@@ -33,6 +33,15 @@ class FirstBot:
         return next((a for a in actions if not isinstance(a, Pass)), actions[0])
 
 
+class CrashBot(FirstBot):
+    """An outside bot with a bug: it raises on its first decision of deal 1 of run seed 9."""
+
+    def choose(self, view: Mapping[str, Any], actions: list[Action]) -> Action:
+        if self.seed // 31 == ladder_module.game_seed(9, 1):
+            raise RuntimeError("CrashBot's planted bug")
+        return super().choose(view, actions)
+
+
 def test_outside_bots_enter_by_import_path() -> None:
     assert isinstance(bot_from_path("christianity_game.bots.base:RandomBot", 3), RandomBot)
     wrapped = bot_from_path("test_ladder:FirstBot", 3)
@@ -266,3 +275,23 @@ def test_the_ladder_command_refuses_bad_input(tmp_path: Path, args: list[str], m
     assert result.exit_code == 2
     assert message in result.output
     assert (tmp_path / "x" / "games.jsonl").read_text() == '{"table": "solo R"}\n'
+
+
+def test_a_game_that_raises_stops_the_ladder_and_names_the_game(tmp_path: Path) -> None:
+    # a worker's game that raised used to leave the pool playing every queued game (hours of a
+    # long ladder) with nothing written, before the error surfaced
+    tables = tables_for(["duel"], {"duel": ["ER"]}, {})
+    log = tmp_path / "games.jsonl"
+    with pytest.raises(ladder_module.LadderGameFailed) as failed:
+        run_ladder(["easy", "test_ladder:CrashBot"], tables, games=3, seed=9, workers=2, log=log)
+    assert "RuntimeError: CrashBot's planted bug" in str(failed.value)
+    assert "deal 1," in str(failed.value) and f"game seed {ladder_module.game_seed(9, 1)}" in str(failed.value)
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert sorted(r["deal"] for r in rows if r["deal"] == 0) == [0, 0], "the games in play reach the log"
+    assert all(r["deal"] != 1 for r in rows) and len(rows) <= 4
+    out = tmp_path / "cli"
+    result = runner.invoke(app, ["ladder", "--bots", "easy,test_ladder:CrashBot", "--modes", "duel", "--lineups",
+                                 "ER", "--games", "3", "--seed", "9", "--out", str(out)])
+    assert result.exit_code == 1
+    assert "the ladder stopped: a game raised RuntimeError" in result.output and "deal 1," in result.output
+    assert "Traceback" in result.output and "a rerun resumes from it" in result.output

@@ -18,10 +18,12 @@ import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from typing import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-__all__ = ["PARENT_POLL_S", "spawn_context", "spawn_pool", "watch_parent", "worker_start"]
+__all__ = ["PARENT_POLL_S", "map_unordered", "spawn_context", "spawn_pool", "watch_parent", "worker_start"]
+
+R = TypeVar("R")
 
 #: How often a worker looks for its parent (seconds): a worker outlives a killed parent by at most this
 PARENT_POLL_S = 0.5
@@ -58,3 +60,45 @@ def spawn_pool(workers: int, initializer: Callable[[], None] | None = None) -> P
     worker as it starts (after :func:`watch_parent`; a module-level function, as spawn needs)."""
     return ProcessPoolExecutor(max_workers=workers, mp_context=spawn_context(),
                                initializer=worker_start, initargs=(initializer,))
+
+
+def map_unordered(fn: Callable[..., R], items: Iterable[tuple[Any, ...]], workers: int,
+                  initializer: Callable[[], None] | None = None, in_flight: int = 2) -> Iterator[R]:
+    """``fn(*item)`` for every item on a :func:`spawn_pool` of ``workers``, each result as it
+    finishes: the one way the project runs a batch of jobs on a pool.
+
+    At most ``in_flight`` jobs a worker are handed to the pool at a time, so a failure or a
+    Ctrl-C has little queued work to cancel. When a job raises, no further job starts, the jobs
+    already running are played out and their results still yielded (a caller that keeps each
+    result loses none of them), and then the first job's exception is raised. Closing the
+    iterator early cancels whatever has not started."""
+    queue = iter(items)
+    pending: set[Future[R]] = set()
+    failure: BaseException | None = None
+    pool = spawn_pool(workers, initializer)
+    try:
+        while True:
+            while failure is None and len(pending) < in_flight * workers:
+                item = next(queue, None)
+                if item is None:
+                    break
+                pending.add(pool.submit(fn, *item))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                if fut.cancelled():
+                    continue
+                error = fut.exception()
+                if error is None:
+                    yield fut.result()
+                elif failure is None:   # the first failure: start nothing more, finish what runs
+                    failure = error
+                    for queued in pending:
+                        queued.cancel()   # refused by a job already running, which is played out
+        if failure is not None:
+            raise failure
+    finally:
+        for fut in pending:
+            fut.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)

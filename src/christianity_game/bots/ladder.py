@@ -140,15 +140,27 @@ def _outcome(game: Game) -> str:
     return str(res.winner)
 
 
+class LadderGameFailed(RuntimeError):
+    """A game of the ladder raised: the message names the game (table, deal, seats, game seed and
+    the turn it reached), so it can be played again alone; the worker's traceback is its cause."""
+
+
 def play_job(entrants: list[str], tables: list[Table], run_seed: int, job: Job) -> tuple[Job, str, float, int]:
-    """Play one game of the ladder; (the job, its outcome, seconds, its length in turns)."""
+    """Play one game of the ladder; (the job, its outcome, seconds, its length in turns). A game
+    that raises is a :class:`LadderGameFailed` naming it."""
     t, s, seats = job
     table = tables[t]
     seed = game_seed(run_seed, s)
     started = time.perf_counter()
     game = Game.new(mode=table.mode, lineup=table.lineup, seed=seed, settings=table.settings, log=False)
     bots = {i: entrant_bot(entrants[e], seed * 31 + i) for i, e in enumerate(seats)}
-    play_out(game, bots)
+    try:
+        play_out(game, bots)
+    except Exception as exc:
+        raise LadderGameFailed(
+            f"a game raised {type(exc).__name__}: {exc} ({table.label}, run seed {run_seed}, deal {s}, "
+            f"seats {', '.join(entrants[e] for e in seats)}, game seed {seed}, turn {game.state.turn_no}, "
+            f"after {time.perf_counter() - started:.0f} s)") from exc
     return job, _outcome(game), time.perf_counter() - started, game.state.turn_no
 
 
@@ -477,13 +489,12 @@ def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int =
             for job in todo:
                 played(*play_job(entrants, tables, seed, job))
         elif todo:
-            from concurrent.futures import as_completed
+            from ..workers import map_unordered
 
-            from ..workers import spawn_pool
-            with spawn_pool(workers) as pool:
-                futures = [pool.submit(play_job, entrants, tables, seed, job) for job in todo]
-                for f in as_completed(futures):
-                    played(*f.result())
+            # a game that raises stops the run: nothing more starts, the games in play still reach
+            # the log, then its LadderGameFailed is raised (a rerun resumes from the log)
+            for result in map_unordered(play_job, [(entrants, tables, seed, job) for job in todo], workers):
+                played(*result)
     matches = _matches(entrants, tables, outcomes, lengths)
     return LadderResult(entrants, tables, games, seed, matches, rate(entrants, matches),
                         strengths(entrants, matches, seed=seed), time.time() - started,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import traceback
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -133,7 +134,7 @@ def ladder(
     game log as it ends; a run takes the games the log already holds (the same table, deal and
     entrants) from it, so a stopped ladder resumes and a larger --games plays only the new deals."""
     try:
-        from ..bots.ladder import run_ladder, tables_for
+        from ..bots.ladder import LadderGameFailed, run_ladder, tables_for
         from ..bots.ladder_report import report
     except ImportError as exc:  # pragma: no cover
         fail(f"the ladder needs the dev extra (openskill, choix, matplotlib): {exc}", 1)
@@ -179,6 +180,10 @@ def ladder(
             result = run_ladder(entrants, tables, games, seed=seed, workers=workers, progress=tick, log=log)
         except ValueError as exc:
             fail(str(exc))
+        except LadderGameFailed as exc:   # a bug, not bad input: the traceback, then what was kept
+            if exc.__cause__ is not None:
+                typer.echo("".join(traceback.format_exception(exc.__cause__)), err=True)
+            fail(f"the ladder stopped: {exc}. The games played are in {log}; a rerun resumes from it", 1)
     paths = report(result, out)
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=2))

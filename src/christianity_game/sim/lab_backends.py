@@ -59,25 +59,9 @@ def _warm() -> None:
 
 def _process(tasks: Sequence[Task], workers: int, **_: Any) -> Iterator[list[tuple[Any, ...]]]:
     """A pool of ``workers`` processes, a few chunks in flight each; results as they finish."""
-    from concurrent.futures import FIRST_COMPLETED, Future, wait
+    from ..workers import map_unordered
 
-    from ..workers import spawn_pool
-
-    pending: set[Future[list[tuple[Any, ...]]]] = set()
-    queue = deque(tasks)
-    pool = spawn_pool(workers, _warm)
-    try:
-        while queue or pending:
-            while queue and len(pending) < 2 * workers:
-                cid, spec, idx = queue.popleft()
-                pending.add(pool.submit(run_chunk, cid, spec, idx))
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                yield fut.result()
-    finally:
-        for fut in pending:
-            fut.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+    yield from map_unordered(run_chunk, tasks, workers, _warm)
 
 
 RAY_CONNECT_HINT = (
