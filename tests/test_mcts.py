@@ -253,3 +253,10 @@ def test_the_final_choice_keeps_the_heuristic_s_move_within_the_noise() -> None:
     root.children[other] = child([0.9] * 30)
     root.children[prior] = child([0.4, 0.5] * 10)
     assert bot._best(root, prior, reps) == other      # clearly better and tried more: taken
+
+
+def test_the_evaluation_fit_collects_the_same_rows_on_two_workers() -> None:
+    # the rows come back from the pool as they finish and are put back in the jobs' order
+    from christianity_game.bots.fit_eval import collect
+    one = collect("duel", 4, 3, 0, 1)
+    assert one and collect("duel", 4, 3, 0, 2) == one

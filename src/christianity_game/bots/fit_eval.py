@@ -114,11 +114,16 @@ def collect(kind: str, games: int, seed: int, every: int, workers: int) -> list[
         for j in jobs:
             rows.extend(_chunk(j))
     else:
-        from ..workers import spawn_pool
-        with spawn_pool(workers) as pool:
-            for part in pool.map(_chunk, jobs):
-                rows.extend(part)
+        from ..workers import map_unordered
+        parts = dict(map_unordered(_chunk_at, list(enumerate(jobs)), workers))
+        for i in range(len(jobs)):   # in the jobs' order, as one worker would give them
+            rows.extend(parts[i])
     return rows
+
+
+def _chunk_at(index: int, args: tuple[str, int, int, int, int]) -> tuple[int, list[Row]]:
+    """:func:`_chunk` with its place among the jobs (results come back as they finish)."""
+    return index, _chunk(args)
 
 
 def fit_logistic(x: Any, y: Any, signs: list[int] | None = None, l2: float = 1e-3) -> Any:

@@ -39,7 +39,8 @@ A run can be long (a pair with ``hard`` plays about a minute of CPU a duel), so 
 is a line of the game log (``games.jsonl`` in ``--out``) as it ends, and a run resumes from it: a
 game already in the log (the same table, deal and entrant on each seat) is not played again. So a
 stopped run goes on where it stopped, a larger ``--games`` plays only the new deals, and an entrant
-added to the list plays only its own pairs.
+added to the list plays only its own pairs. A game that raises stops the run (nothing more starts,
+the games in play still reach the log) with a :class:`LadderGameFailed` that names it.
 """
 
 from __future__ import annotations
