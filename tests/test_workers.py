@@ -13,6 +13,8 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 from christianity_game.workers import PARENT_POLL_S, spawn_pool
 
 PARENT = textwrap.dedent("""
@@ -88,12 +90,8 @@ def test_map_unordered_runs_every_job_and_stops_at_the_first_failure() -> None:
     assert sorted(map_unordered(divmod, [(n, 3) for n in range(8)], 2)) == [divmod(n, 3) for n in range(8)]
     got: list[tuple[int, int]] = []
     items = [(7, 1), (8, 2), (1, 0)] + [(n, 1) for n in range(100, 120)]   # the third divides by zero
-    try:
+    with pytest.raises(ZeroDivisionError):   # the failing job's exception reaches the caller
         for result in map_unordered(divmod, items, 1, in_flight=1):
             got.append(result)
-    except ZeroDivisionError:
-        pass
-    else:
-        raise AssertionError("the failing job's exception must reach the caller")
     assert (7, 0) in got and (4, 0) in got, "the jobs before the failure keep their results"
     assert len(got) < 6, f"jobs queued after the failure must not start: {got}"
