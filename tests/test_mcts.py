@@ -260,3 +260,21 @@ def test_the_evaluation_fit_collects_the_same_rows_on_two_workers() -> None:
     from christianity_game.bots.fit_eval import collect
     one = collect("duel", 4, 3, 0, 1)
     assert one and collect("duel", 4, 3, 0, 2) == one
+
+
+def test_the_iterations_tool_reports_a_rate_and_the_same_moves_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bots.speed iters``: what a build comparison reads (a rate a CPU-second, and a digest of the
+    moves that two builds playing alike share), the same digest on a second run."""
+    from christianity_game.bots import speed
+
+    digests = []
+    for _ in range(2):
+        assert speed.main(["iters", "--positions", "1", "--iterations", "3"]) == 0
+        out = capsys.readouterr().out
+        assert "3 mcts iterations each" in out
+        last = out.strip().splitlines()[-1]
+        assert last.startswith("all") and "iterations a CPU-second; moves " in last
+        assert float(last.split()[1]) > 0
+        digests.append(last.rsplit(" ", 1)[1])
+        assert sum("iterations a CPU-second" in line for line in out.splitlines()) == len(speed.TABLES) + 1
+    assert digests[0] == digests[1] and len(digests[0]) == 16

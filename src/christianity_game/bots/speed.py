@@ -1,12 +1,18 @@
 """What thinking costs: simulations a second, and how late decisions arrive under load.
 
     python -m christianity_game.bots.speed sims --positions 12 --ms 200
+    python -m christianity_game.bots.speed iters --positions 3 --iterations 100
     python -m christianity_game.bots.speed latency --games 20 --level normal --decisions 10
 
 ``sims`` samples positions from heuristic games (duel ER, EER and ERR with the printed rules and
 the recommended variants, co-op RR) and lets the flat ``search`` bot and the ``mcts`` bot think
 on each of the same positions for the same time: their rollouts (search) and iterations (mcts)
 a second, per table (the median over the positions).
+
+``iters`` plays a fixed number of ``mcts`` iterations on each of the same positions and reports
+iterations per CPU-second (``time.process_time``: steadier than wall time on a shared machine) and
+a digest of the moves chosen: two builds of the bots or the engine (``CHRISTIANITY_GAME_ENGINE``, a
+trial compile on ``PYTHONPATH``) that play alike give the same digest, and their speeds are a ratio.
 
 ``latency`` does what the server does with a thinking bot (``server/bot_turns.py``,
 ``_think_off_loop``): ``--games`` games of bots at ``--level`` for every seat move at once on one
@@ -81,6 +87,30 @@ def sims(args: argparse.Namespace) -> None:
             tree.append(m.last_iterations / (time.perf_counter() - t))
         a, b = statistics.median(flat), statistics.median(tree)
         print(f"{mode + ' ' + lineup + ' ' + variants:28s} {a:18.0f} {b:18.0f} {b / a:14.2f}", flush=True)
+
+
+def iters(args: argparse.Namespace) -> None:
+    import hashlib
+
+    from ..engine import BUILD
+    from . import heuristic
+    compiled = "compiled" if not heuristic.__file__.endswith(".py") else "Python"
+    print(f"engine: {BUILD}; heuristic: {compiled}; {args.positions} positions a table, "
+          f"{args.iterations} mcts iterations each")
+    digest = hashlib.sha256()
+    done, cpu = 0, 0.0
+    for mode, lineup, variants in TABLES:
+        n_it, t_it = 0, 0.0
+        for n, (game, seat) in enumerate(positions(mode, lineup, variants, args.positions, args.seed)):
+            bot = MctsBot(n, time_ms=None, iterations=args.iterations, reuse=False)
+            t = time.process_time()
+            move = bot.decide(game, seat, game.legal_actions(seat))
+            t_it += time.process_time() - t
+            n_it += bot.last_iterations
+            digest.update(repr(move).encode())
+        print(f"{mode + ' ' + lineup + ' ' + variants:28s} {n_it / t_it:10.0f} iterations a CPU-second", flush=True)
+        done, cpu = done + n_it, cpu + t_it
+    print(f"{'all':28s} {done / cpu:10.0f} iterations a CPU-second; moves {digest.hexdigest()[:16]}")
 
 
 async def _latency(args: argparse.Namespace) -> dict[str, Any]:
@@ -158,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--positions", type=int, default=12)
     a.add_argument("--ms", type=float, default=200.0)
     a.add_argument("--seed", type=int, default=24)
+    c = sub.add_parser("iters")
+    c.add_argument("--positions", type=int, default=3)
+    c.add_argument("--iterations", type=int, default=100)
+    c.add_argument("--seed", type=int, default=5)
     b = sub.add_parser("latency")
     b.add_argument("--games", type=int, default=20)
     b.add_argument("--level", default="normal")
@@ -165,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.what == "sims":
         sims(args)
+    elif args.what == "iters":
+        iters(args)
     else:
         latency(args)
     return 0
