@@ -95,3 +95,11 @@ def test_a_knob_study_on_two_workers_plays_the_same_games(tmp_path: Path) -> Non
         assert tune_knobs.main(args) == 0
         values.append(json.loads(out.read_text())["tuning_value"])
     assert values[0] == values[1]
+
+
+def test_the_cells_play_the_same_outcomes_on_two_workers() -> None:
+    """``play_cells`` on a pool (``workers.map_unordered``) keeps each outcome with its cell and deal."""
+    todo = tune_knobs.cells(search=False)
+    one = tune_knobs.play_cells(1, DEFAULT_KNOBS, todo, 5, 2, 0)
+    two = tune_knobs.play_cells(2, DEFAULT_KNOBS, todo, 5, 2, 0)
+    assert one == two and all(len(v) == 2 for v in one.values())

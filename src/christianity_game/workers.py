@@ -65,8 +65,8 @@ def spawn_pool(workers: int, initializer: Callable[[], None] | None = None) -> P
 def map_unordered(fn: Callable[..., R], items: Iterable[tuple[Any, ...]], workers: int,
                   initializer: Callable[[], None] | None = None, in_flight: int = 2) -> Iterator[R]:
     """``fn(*item)`` for every item on a :func:`spawn_pool` of ``workers``, each result as it
-    finishes: how the lab, the ladder and the evaluation fit run a batch of jobs on a pool
-    (``bots/tune_knobs.py`` keeps one pool across its trials and maps on it itself).
+    finishes: how the lab, the ladder, the evaluation fit and the knob study run a batch of jobs on
+    a pool.
 
     At most ``in_flight`` jobs a worker are handed to the pool at a time, so a failure or a
     Ctrl-C has little queued work to cancel. When a job raises, no further job starts, the jobs

@@ -26,7 +26,6 @@ import math
 import shlex
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -37,7 +36,7 @@ from .heuristic import DEFAULT_KNOBS, HeuristicBot, Knobs
 from ..stats import wilson
 from .ladder import game_seed
 from .match import play_out
-from ..workers import spawn_pool
+from ..workers import map_unordered
 
 #: The searched range of each knob (ints: low, high; floats: low, high, step).
 SPACE: dict[str, tuple[float, ...]] = {
@@ -91,13 +90,22 @@ def play_one(job: tuple[Cell, dict[str, Any], int]) -> str:
     return "none" if res is None else "cap" if res.reason.startswith("turn cap") else str(res.winner)
 
 
-def play_cells(pool: ProcessPoolExecutor | None, knobs: Knobs, todo: Sequence[Cell], seed: int,
+def _play_at(i: int, job: tuple[Cell, dict[str, Any], int]) -> tuple[int, str]:
+    return i, play_one(job)
+
+
+def play_cells(workers: int, knobs: Knobs, todo: Sequence[Cell], seed: int,
                games: int, search_games: int) -> dict[Cell, list[str]]:
-    """Every cell's outcomes, game i on ``game_seed(seed, i)`` (the same deals for every trial)."""
+    """Every cell's outcomes, game i on ``game_seed(seed, i)`` (the same deals for every trial), on
+    ``workers`` processes (``workers.map_unordered``: a game that raises stops the batch at once)."""
     values = dataclasses.asdict(knobs)
     jobs = [(c, values, game_seed(seed, i)) for c in todo
             for i in range(search_games if c.evil != "heuristic" else games)]
-    results: Iterable[str] = pool.map(play_one, jobs, chunksize=4) if pool is not None else map(play_one, jobs)
+    if workers > 1:
+        found = dict(map_unordered(_play_at, list(enumerate(jobs)), workers))
+        results: Iterable[str] = (found[i] for i in range(len(jobs)))
+    else:
+        results = map(play_one, jobs)
     out: dict[Cell, list[str]] = {c: [] for c in todo}
     for (c, _, _), r in zip(jobs, results):
         out[c].append(r)
@@ -138,12 +146,12 @@ def paired(a: list[str], b: list[str]) -> tuple[float, float]:
     return m, 1.96 * math.sqrt(var / n)
 
 
-def confirm(pool: ProcessPoolExecutor | None, knobs: Knobs, seed: int, games: int,
+def confirm(workers: int, knobs: Knobs, seed: int, games: int,
             search_games: int) -> list[dict[str, Any]]:
     """The tuned knobs beside the heuristic's own on fresh seeds, cell by cell."""
     todo = cells()
-    base = play_cells(pool, DEFAULT_KNOBS, todo, seed, games, search_games)
-    tuned = play_cells(pool, knobs, todo, seed, games, search_games)
+    base = play_cells(workers, DEFAULT_KNOBS, todo, seed, games, search_games)
+    tuned = play_cells(workers, knobs, todo, seed, games, search_games)
     rows = []
     for c in todo:
         row: dict[str, Any] = {"cell": c.name, "games": len(base[c])}
@@ -184,30 +192,24 @@ def main(argv: list[str] | None = None) -> int:
     if not study.trials:   # the heuristic's own knobs are the first trial: the tuner starts from them
         study.enqueue_trial(dataclasses.asdict(DEFAULT_KNOBS))
     todo = cells()
-    # spawn, as every pool of the project: a fork of this process (Optuna's storage, Rich) could
-    # inherit a lock some other thread holds and never start
-    pool = spawn_pool(args.workers) if args.workers > 1 else None
-    try:
-        def objective(trial: Any) -> float:
-            started = time.time()
-            out = play_cells(pool, suggest(trial), todo, args.seed, args.games, args.search_games)
-            shares = {c.name: share(r) for c, r in out.items()}
-            trial.set_user_attr("cells", shares)
-            value = sum(shares.values()) / len(shares)
-            print(f"trial {trial.number}: {value:.3f} ({time.time() - started:.0f} s) "
-                  f"{knobs_of(trial.params)!r}", flush=True)
-            return value
 
-        left = args.trials - len([t for t in study.trials if t.state.is_finished()])
-        if left > 0:
-            study.optimize(objective, n_trials=left)
-        best = study.best_trial
-        knobs = knobs_of(best.params)
-        print(f"best trial {best.number}: {best.value:.3f} {knobs!r}")
-        rows = confirm(pool, knobs, args.confirm_seed, args.confirm_games, args.confirm_search_games)
-    finally:
-        if pool is not None:
-            pool.shutdown()
+    def objective(trial: Any) -> float:
+        started = time.time()
+        out = play_cells(args.workers, suggest(trial), todo, args.seed, args.games, args.search_games)
+        shares = {c.name: share(r) for c, r in out.items()}
+        trial.set_user_attr("cells", shares)
+        value = sum(shares.values()) / len(shares)
+        print(f"trial {trial.number}: {value:.3f} ({time.time() - started:.0f} s) "
+              f"{knobs_of(trial.params)!r}", flush=True)
+        return value
+
+    left = args.trials - len([t for t in study.trials if t.state.is_finished()])
+    if left > 0:
+        study.optimize(objective, n_trials=left)
+    best = study.best_trial
+    knobs = knobs_of(best.params)
+    print(f"best trial {best.number}: {best.value:.3f} {knobs!r}")
+    rows = confirm(args.workers, knobs, args.confirm_seed, args.confirm_games, args.confirm_search_games)
     for r in rows:
         g, h, t = r["paired_gain"], r["heuristic"], r["tuned"]
         print(f"  {r['cell']:32s} heuristic {100 * h['share']:5.1f}%  tuned {100 * t['share']:5.1f}%  "
