@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -39,6 +44,16 @@ class CrashBot(FirstBot):
     def choose(self, view: Mapping[str, Any], actions: list[Action]) -> Action:
         if self.seed // 31 == ladder_module.game_seed(9, 1):
             raise RuntimeError("CrashBot's planted bug")
+        return super().choose(view, actions)
+
+
+class SlowBot(FirstBot):
+    """An outside bot that thinks for a minute on every decision, after saying so in the file that
+    ``SLOWBOT_MARKER`` names: a game certainly in the middle when the test presses Ctrl-C."""
+
+    def choose(self, view: Mapping[str, Any], actions: list[Action]) -> Action:
+        Path(os.environ["SLOWBOT_MARKER"]).write_text("thinking")
+        time.sleep(60)
         return super().choose(view, actions)
 
 
@@ -295,3 +310,54 @@ def test_a_game_that_raises_stops_the_ladder_and_names_the_game(tmp_path: Path) 
     assert result.exit_code == 1
     assert "the ladder stopped: a game raised RuntimeError" in result.output and "deal 1," in result.output
     assert "Traceback" in result.output and "a rerun resumes from it" in result.output
+
+
+def _group_alive(pgid: int) -> list[int]:
+    """The processes of group ``pgid`` still running (zombies, exited and not yet reaped, are gone)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(") ", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            alive.append(int(entry.name))
+    return alive
+
+
+def test_ctrl_c_stops_the_ladder_at_once_and_says_how_to_resume(tmp_path: Path) -> None:
+    # a terminal's Ctrl-C reaches the whole foreground group: the workers used to die with tracebacks
+    # of their own (or play their game out) and the command said nothing of the log it had kept
+    marker, out = tmp_path / "thinking", tmp_path / "ladder"
+    env = {**os.environ, "SLOWBOT_MARKER": str(marker),
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+
+    def as_a_terminal_would() -> None:   # a child of pytest may inherit SIGINT ignored
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    cli = subprocess.Popen([sys.executable, "-m", "christianity_game", "ladder", "--bots", "easy,test_ladder:SlowBot",
+                            "--modes", "duel", "--lineups", "ER", "--games", "2", "--seed", "5", "--workers", "2",
+                            "--out", str(out)], env=env, start_new_session=True, preexec_fn=as_a_terminal_would,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        while not marker.exists() and cli.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert marker.exists(), "no game started"
+        pressed = time.monotonic()
+        os.killpg(cli.pid, signal.SIGINT)
+        output, _ = cli.communicate(timeout=30)
+        assert time.monotonic() - pressed < 20, "the ladder waited for the games in play (a minute a move)"
+        assert cli.returncode == 130, output
+        assert "Stopped (interrupted)" in output and "run the same command again" in output
+        assert "Traceback" not in output and "KeyboardInterrupt" not in output
+        deadline = time.monotonic() + 10
+        while _group_alive(cli.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _group_alive(cli.pid), "a worker outlived the stopped ladder"
+    finally:
+        if cli.poll() is None or _group_alive(cli.pid):
+            os.killpg(cli.pid, signal.SIGKILL)
+        cli.wait()

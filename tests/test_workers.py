@@ -60,10 +60,31 @@ def test_a_worker_ends_soon_after_its_parent_is_killed() -> None:
 
 
 def test_a_pool_runs_its_initializer_then_its_work() -> None:
-    from christianity_game.sim.lab_backends import _warm   # the lab's: Ctrl-C is the parent's
-    with spawn_pool(1, _warm) as pool:
-        assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+    with spawn_pool(1, _mark_started) as pool:
+        assert pool.submit(os.getenv, "POOL_INITIALIZER_RAN").result() == "yes"
         assert pool.submit(os.getpid).result() != os.getpid()
+
+
+def _mark_started() -> None:
+    os.environ["POOL_INITIALIZER_RAN"] = "yes"
+
+
+def test_batch_workers_leave_ctrl_c_to_the_parent_and_run_the_initializer() -> None:
+    from christianity_game.sim.lab_backends import _warm   # the lab's
+    from christianity_game.workers import map_unordered
+    assert list(map_unordered(signal.getsignal, [(signal.SIGINT,)], 1, _warm)) == [signal.SIG_IGN]
+    assert list(map_unordered(os.getenv, [("POOL_INITIALIZER_RAN",)], 1, _mark_started)) == ["yes"]
+
+
+def test_closing_a_batch_early_ends_the_jobs_in_the_middle() -> None:
+    # nobody takes the results of jobs running when a batch is closed (or Ctrl-C'd): they are ended,
+    # not played out (here a minute each)
+    from christianity_game.workers import map_unordered
+    batch = map_unordered(time.sleep, [(0,), (60,), (60,)], 2, in_flight=1)
+    assert next(batch) is None
+    closing = time.monotonic()
+    batch.close()
+    assert time.monotonic() - closing < 20
 
 
 def test_the_thinking_pool_is_shut_down_at_exit() -> None:

@@ -14,8 +14,10 @@ Two things every pool needs and none had on its own:
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -62,6 +64,26 @@ def spawn_pool(workers: int, initializer: Callable[[], None] | None = None) -> P
                                initializer=worker_start, initargs=(initializer,))
 
 
+def _batch_worker(then: Callable[[], None] | None) -> None:
+    """A batch worker's start (:func:`map_unordered`): Ctrl-C is the parent's to handle. A terminal
+    sends SIGINT to the whole foreground group; a worker that took it would die in the middle of a
+    job with a traceback of its own, so the workers ignore it and the parent stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if then is not None:
+        then()
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers now, jobs in the middle included: for a batch nobody will take the
+    results of (a Ctrl-C, or an iterator closed early), where waiting would only play them out."""
+    terminate = getattr(pool, "terminate_workers", None)   # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((pool._processes or {}).values()):
+        process.terminate()
+
+
 def map_unordered(fn: Callable[..., R], items: Iterable[tuple[Any, ...]], workers: int,
                   initializer: Callable[[], None] | None = None, in_flight: int = 2) -> Iterator[R]:
     """``fn(*item)`` for every item on a :func:`spawn_pool` of ``workers``, each result as it
@@ -71,12 +93,14 @@ def map_unordered(fn: Callable[..., R], items: Iterable[tuple[Any, ...]], worker
     At most ``in_flight`` jobs a worker are handed to the pool at a time, so a failure or a
     Ctrl-C has little queued work to cancel. When a job raises, no further job starts, the jobs
     already running are played out and their results still yielded (a caller that keeps each
-    result loses none of them), and then the first job's exception is raised. Closing the
-    iterator early cancels whatever has not started."""
+    result loses none of them), and then the first job's exception is raised. A Ctrl-C (the
+    workers ignore SIGINT: it reaches the parent's wait) or closing the iterator early ends the
+    workers at once, the jobs in the middle with them, since no one will take their results."""
     queue = iter(items)
     pending: set[Future[R]] = set()
     failure: BaseException | None = None
-    pool = spawn_pool(workers, initializer)
+    pool = spawn_pool(workers, functools.partial(_batch_worker, initializer))
+    finished = False
     try:
         while True:
             while failure is None and len(pending) < in_flight * workers:
@@ -97,9 +121,12 @@ def map_unordered(fn: Callable[..., R], items: Iterable[tuple[Any, ...]], worker
                     failure = error
                     for queued in pending:
                         queued.cancel()   # refused by a job already running, which is played out
+        finished = True
         if failure is not None:
             raise failure
     finally:
         for fut in pending:
             fut.cancel()
+        if not finished:   # interrupted or closed early: the running jobs' results have no taker
+            _stop_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)

@@ -40,7 +40,8 @@ is a line of the game log (``games.jsonl`` in ``--out``) as it ends, and a run r
 game already in the log (the same table, deal and entrant on each seat) is not played again. So a
 stopped run goes on where it stopped, a larger ``--games`` plays only the new deals, and an entrant
 added to the list plays only its own pairs. A game that raises stops the run (nothing more starts,
-the games in play still reach the log) with a :class:`LadderGameFailed` that names it.
+the games in play still reach the log) with a :class:`LadderGameFailed` that names it; Ctrl-C ends
+the workers at once (``workers.map_unordered``), and the games that ended are in the log.
 """
 
 from __future__ import annotations

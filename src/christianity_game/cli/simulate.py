@@ -184,6 +184,11 @@ def ladder(
             if exc.__cause__ is not None:
                 typer.echo("".join(traceback.format_exception(exc.__cause__)), err=True)
             fail(f"the ladder stopped: {exc}. The games played are in {log}; a rerun resumes from it", 1)
+        except KeyboardInterrupt:   # Ctrl-C: every game that ended is in the log already
+            progress.stop()
+            err.print(f"Stopped (interrupted). The games played are in {log}; run the same command again "
+                      "to resume.", style="yellow", highlight=False)
+            raise typer.Exit(130) from None
     paths = report(result, out)
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=2))

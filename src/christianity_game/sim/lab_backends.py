@@ -50,9 +50,7 @@ def _serial(tasks: Sequence[Task], workers: int, **_: Any) -> Iterator[list[tupl
 
 
 def _warm() -> None:
-    """Worker start: Ctrl-C is the parent's to handle (it stops the pool); load the cards once."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Worker start: load the cards once (``map_unordered``'s workers leave Ctrl-C to the parent)."""
     from ..cards.loader import starter_set
     starter_set()
 
