@@ -82,3 +82,22 @@ def test_paired_difference_leaves_out_games_at_the_cap() -> None:
     bot = ["righteous", "righteous", "righteous", "cap"]
     mean, half, n = paired(base, bot, "righteous")
     assert n == 2 and mean == pytest.approx(0.5) and half > 0
+
+
+def test_over_all_games_a_capped_game_counts_as_no_win() -> None:
+    # The printed duel: the decided games are a few Righteous wins, the rest stall at the cap.
+    base = ["righteous", "cap", "cap", "cap"]
+    bot = ["righteous", "righteous", "righteous", "cap"]
+    assert paired(base, bot, "righteous")[2] == 1          # decided games only: one seed
+    mean, half, n = paired(base, bot, "righteous", over_all=True)
+    assert n == 4 and mean == pytest.approx(0.5) and half > 0
+
+
+def test_a_table_that_stalls_is_also_read_over_all_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Four turns end every game at the safety cap: the shares of decided games say nothing.
+    assert main(["--lineup", "ER", "--seed", "3", "--max-turns", "4", "--bot", OUTSIDE, "--games", "2",
+                 "--out", str(tmp_path / "c.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "(cap 2," in out
+    assert "over all games, a capped game no win: righteous wins 0/2 -> 0/2, paired +0.0 points" in out
+    assert "over all games, a capped game no win: evil wins 0/2 -> 0/2" in out

@@ -8,7 +8,8 @@ on every Evil seat against heuristic Righteous seats, and the bot on every Right
 heuristic Evil seats (duel); in co-op and solo, the heuristic and the bot on every seat. It prints
 each side's win share with a 95% Wilson interval, and the paired difference over the seeds with a
 95% interval. Games that end at the turn cap (a safety cap, not a rule) count as neither side's
-win and are left out of the shares. Each game is one line of ``--out`` (JSON): a run resumes what
+win and are left out of the shares; where a cell has such games, a line beside the paired
+difference counts every game, a capped one as no win. Each game is one line of ``--out`` (JSON): a run resumes what
 the file holds, and refuses a file of another run. ``--bot`` (and ``--baseline``) take what the
 ladder takes: a level, a bot name with a budget, or an outside bot by import path
 (``package.module:ClassName``).
@@ -48,10 +49,15 @@ def _share(rows: list[str], side: str) -> tuple[int, int]:
     return sum(1 for r in decided if r == side), len(decided)
 
 
-def paired(a: list[str], b: list[str], side: str) -> tuple[float, float, int]:
+def paired(a: list[str], b: list[str], side: str, *, over_all: bool = False) -> tuple[float, float, int]:
     """Mean paired difference (b - a) of 'side won' over seeds where neither game hit the cap, and
-    its 95% half-width (normal approximation)."""
-    diffs = [(y == side) - (x == side) for x, y in zip(a, b) if x in ("righteous", "evil") and y in ("righteous", "evil")]
+    its 95% half-width (normal approximation).
+
+    ``over_all`` takes every seed instead, a game at the cap counting as no win for either side:
+    the reading that still means something on a table where most games stall and one side never
+    wins before the cap (the printed duel), whose shares of decided games read 100%."""
+    decided = ("righteous", "evil")
+    diffs = [(y == side) - (x == side) for x, y in zip(a, b) if over_all or (x in decided and y in decided)]
     n = len(diffs)
     if n < 2:
         return 0.0, float("nan"), n
@@ -151,6 +157,13 @@ def main(argv: list[str] | None = None) -> int:
         if cell in outcome:
             mean, half, n = paired(outcome["baseline"], outcome[cell], side)
             print(f"  paired {cell}: {side} share {100 * mean:+.1f} points ± {100 * half:.1f} (95%, {n} seeds)")
+            if "cap" in outcome["baseline"] or "cap" in outcome[cell]:
+                # Why: where games stall, the decided games can be a handful of one side's wins.
+                base_k = outcome["baseline"].count(side)
+                bot_k = outcome[cell].count(side)
+                mean, half, n = paired(outcome["baseline"], outcome[cell], side, over_all=True)
+                print(f"  over all games, a capped game no win: {side} wins {base_k}/{n} -> {bot_k}/{n},"
+                      f" paired {100 * mean:+.1f} points ± {100 * half:.1f} (95%)")
     return 0
 
 
