@@ -9,8 +9,8 @@ heuristic Evil seats (duel); in co-op and solo, the heuristic and the bot on eve
 each side's win share with a 95% Wilson interval, and the paired difference over the seeds with a
 95% interval. Games that end at the turn cap (a safety cap, not a rule) count as neither side's
 win and are left out of the shares; where a cell has such games, a line beside the paired
-difference counts every game, a capped one as no win. Each game is one line of ``--out`` (JSON): a run resumes what
-the file holds, and refuses a file of another run. ``--bot`` (and ``--baseline``) take what the
+difference counts every game, a capped one as no win. Each game is one line of ``--out`` (JSON):
+a run resumes what the file holds, and refuses a file of another run. ``--bot`` (and ``--baseline``) take what the
 ladder takes: a level, a bot name with a budget, or an outside bot by import path
 (``package.module:ClassName``).
 """
@@ -44,8 +44,12 @@ def play(mode: str, lineup: str, settings: Settings, seed: int, seats: list[str]
             "cpu_s": round(time.process_time() - started, 2)}
 
 
+DECIDED = ("righteous", "evil")
+"""The outcomes a side won; the others are ``cap`` (the safety cap) and ``none`` (unfinished)."""
+
+
 def _share(rows: list[str], side: str) -> tuple[int, int]:
-    decided = [r for r in rows if r in ("righteous", "evil")]
+    decided = [r for r in rows if r in DECIDED]
     return sum(1 for r in decided if r == side), len(decided)
 
 
@@ -56,8 +60,7 @@ def paired(a: list[str], b: list[str], side: str, *, over_all: bool = False) -> 
     ``over_all`` takes every seed instead, a game at the cap counting as no win for either side:
     the reading that still means something on a table where most games stall and one side never
     wins before the cap (the printed duel), whose shares of decided games read 100%."""
-    decided = ("righteous", "evil")
-    diffs = [(y == side) - (x == side) for x, y in zip(a, b) if over_all or (x in decided and y in decided)]
+    diffs = [(y == side) - (x == side) for x, y in zip(a, b) if over_all or (x in DECIDED and y in DECIDED)]
     n = len(diffs)
     if n < 2:
         return 0.0, float("nan"), n
