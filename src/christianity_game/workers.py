@@ -125,8 +125,11 @@ def map_unordered(fn: Callable[..., R], items: Iterable[tuple[Any, ...]], worker
         if failure is not None:
             raise failure
     finally:
-        for fut in pending:
-            fut.cancel()
         if not finished:   # interrupted or closed early: the running jobs' results have no taker
+            # The jobs not started are left to the pool, which fails them as broken once its workers
+            # are gone. Cancelling them here as well raced the pool's own thread: on Python < 3.12
+            # it sets the broken-pool error on every pending future and raised InvalidStateError
+            # (printed from that thread) on one already cancelled. (A Ctrl-C while a failed batch
+            # plays out its running jobs can still meet that race: the failure cancelled the queue.)
             _stop_workers(pool)
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=True)
