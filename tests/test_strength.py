@@ -101,3 +101,41 @@ def test_a_table_that_stalls_is_also_read_over_all_games(tmp_path: Path, capsys:
     assert "(cap 2," in out
     assert "over all games, a capped game no win: righteous wins 0/2 -> 0/2, paired +0.0 points" in out
     assert "over all games, a capped game no win: evil wins 0/2 -> 0/2" in out
+
+
+def test_games_on_two_workers_are_the_games_of_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Each game has its own seeds, so the pool changes the file's order, not the games.
+    assert run(tmp_path, "--bot", OUTSIDE, "--games", "3", out="one.jsonl") == 0
+    one = capsys.readouterr().out
+    assert run(tmp_path, "--bot", OUTSIDE, "--games", "3", "--workers", "2", out="two.jsonl") == 0
+    two = capsys.readouterr().out
+
+    def games(name: str) -> dict[tuple[int, str], tuple[str, str, int]]:
+        rows = [json.loads(line) for line in (tmp_path / name).read_text().splitlines()]
+        return {(r["seed"], r["cell"]): (r["outcome"], r["reason"], r["round"]) for r in rows}
+
+    assert len(games("one.jsonl")) == 9 and games("two.jsonl") == games("one.jsonl")
+    shares = [line.split("(cap")[0] for line in one.splitlines()]   # CPU seconds differ
+    assert [line.split("(cap")[0] for line in two.splitlines()] == shares
+
+
+def test_ctrl_c_keeps_the_games_that_ended_and_says_how_to_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from christianity_game.bots import strength
+
+    real = strength.play
+    calls: list[int] = []
+
+    def play_then_interrupt(*args: object) -> object:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(strength, "play", play_then_interrupt)
+    assert run(tmp_path, "--bot", "random", "--games", "2") == 130
+    assert "stopped: " in capsys.readouterr().err
+    assert len((tmp_path / "s.jsonl").read_text().splitlines()) == 2   # the two games that ended
+    monkeypatch.setattr(strength, "play", real)
+    assert run(tmp_path, "--bot", "random", "--games", "2") == 0       # the same command goes on
+    assert len((tmp_path / "s.jsonl").read_text().splitlines()) == 6

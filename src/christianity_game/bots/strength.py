@@ -12,7 +12,10 @@ win and are left out of the shares; where a cell has such games, a line beside t
 difference counts every game, a capped one as no win. Each game is one line of ``--out`` (JSON):
 a run resumes what the file holds, and refuses a file of another run. ``--bot`` (and ``--baseline``) take what the
 ladder takes: a level, a bot name with a budget, or an outside bot by import path
-(``package.module:ClassName``).
+(``package.module:ClassName``). ``--workers N`` plays the games on N processes (a core each; the
+lab's and the ladder's pool, ``workers.map_unordered``): each game has its own seeds, so the
+games are the same whatever N, only the file's order differs. Ctrl-C stops the run at once and
+says how to resume it.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from ..engine.game import Game
 from ..engine.settings import Settings
@@ -42,6 +45,12 @@ def play(mode: str, lineup: str, settings: Settings, seed: int, seats: list[str]
     outcome = "none" if res is None else "cap" if res.reason.startswith("turn cap") else str(res.winner)
     return {"outcome": outcome, "reason": None if res is None else res.reason, "round": game.state.round,
             "cpu_s": round(time.process_time() - started, 2)}
+
+
+def play_job(mode: str, lineup: str, settings: Settings, seed: int, seats: list[str],
+             key: tuple[int, str]) -> tuple[tuple[int, str], dict[str, Any]]:
+    """:func:`play` as a pool job: the game's (seed index, cell) comes back with its result."""
+    return key, play(mode, lineup, settings, seed, seats)
 
 
 DECIDED = ("righteous", "evil")
@@ -101,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--sides", default="evil,righteous", help="duel: which sides the bot takes")
+    parser.add_argument("--workers", type=int, default=1, help="processes that play the games, a core each")
     args = parser.parse_args(argv)
     for spec in (args.bot, args.baseline):
         try:
@@ -109,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(exc))
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
+    if args.workers < 1:
+        parser.error(f"--workers must be at least 1, not {args.workers}")
     settings = Settings()
     if args.mode == "duel":
         try:
@@ -133,18 +145,27 @@ def main(argv: list[str] | None = None) -> int:
         done = resumed(args.out, cells, args)
     except ValueError as exc:
         parser.error(str(exc))
+    jobs = [(args.mode, args.lineup, settings, game_seed(args.seed, i), seats, (i, cell))
+            for i in range(args.games) for cell, seats in cells.items() if (i, cell) not in done]
+    results: Iterable[tuple[tuple[int, str], dict[str, Any]]]
+    if args.workers > 1:
+        from ..workers import map_unordered
+
+        results = map_unordered(play_job, jobs, args.workers)
+    else:
+        results = (play_job(*job) for job in jobs)
     with args.out.open("a") as f:
-        for i in range(args.games):
-            seed = game_seed(args.seed, i)
-            for cell, seats in cells.items():
-                if (i, cell) in done:
-                    continue
-                row = {"seed": i, "game_seed": seed, "cell": cell, "seats": seats, "mode": args.mode,
-                       "lineup": args.lineup, "variants": args.variants,
-                       **play(args.mode, args.lineup, settings, seed, seats)}
+        try:
+            for (i, cell), result in results:
+                row = {"seed": i, "game_seed": game_seed(args.seed, i), "cell": cell, "seats": cells[cell],
+                       "mode": args.mode, "lineup": args.lineup, "variants": args.variants, **result}
                 done[(i, cell)] = row
                 f.write(json.dumps(row) + "\n")
-                f.flush()
+                f.flush()   # a game a line as it ends: a stopped run loses only the games in play
+        except KeyboardInterrupt:
+            print(f"stopped: {args.out} holds {len(done)} of {args.games * len(cells)} games; "
+                  "the same command goes on from there", file=sys.stderr)
+            return 130
     seeds = list(range(args.games))
     outcome = {cell: [done[(i, cell)]["outcome"] for i in seeds] for cell in cells}
     print(f"{args.mode} {args.lineup} variants={args.variants or 'printed'} bot={bot} baseline={base}, {args.games} seeds")
