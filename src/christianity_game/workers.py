@@ -23,7 +23,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-__all__ = ["PARENT_POLL_S", "map_unordered", "spawn_context", "spawn_pool", "watch_parent", "worker_start"]
+__all__ = ["PARENT_POLL_S", "map_unordered", "run_jobs", "spawn_context", "spawn_pool", "watch_parent", "worker_start"]
 
 R = TypeVar("R")
 
@@ -133,3 +133,12 @@ def map_unordered(fn: Callable[..., R], items: Iterable[tuple[Any, ...]], worker
             # plays out its running jobs can still meet that race: the failure cancelled the queue.)
             _stop_workers(pool)
         pool.shutdown(wait=True)
+
+
+def run_jobs(fn: Callable[..., R], items: Iterable[tuple[Any, ...]], workers: int) -> Iterator[R]:
+    """``fn(*item)`` for every item, as a batch that may run on one core or several: with one worker
+    here, one after another in the items' order (no process to spawn, and an error's traceback
+    points into the job), else on :func:`map_unordered`, each result as it finishes."""
+    if workers <= 1:
+        return (fn(*item) for item in items)
+    return map_unordered(fn, items, workers)

@@ -109,15 +109,12 @@ def _chunk(args: tuple[str, int, int, int, int]) -> list[Row]:
 def collect(kind: str, games: int, seed: int, every: int, workers: int) -> list[Row]:
     step = max(1, min(50, games // max(1, workers * 4)))
     jobs = [(kind, s, min(games, s + step), seed, every) for s in range(0, games, step)]
+    from ..workers import run_jobs
+
+    parts = dict(run_jobs(_chunk_at, list(enumerate(jobs)), workers))
     rows: list[Row] = []
-    if workers <= 1:
-        for j in jobs:
-            rows.extend(_chunk(j))
-    else:
-        from ..workers import map_unordered
-        parts = dict(map_unordered(_chunk_at, list(enumerate(jobs)), workers))
-        for i in range(len(jobs)):   # in the jobs' order, as one worker would give them
-            rows.extend(parts[i])
+    for i in range(len(jobs)):   # in the jobs' order, whatever the order they finished in
+        rows.extend(parts[i])
     return rows
 
 

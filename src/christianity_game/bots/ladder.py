@@ -487,15 +487,12 @@ def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int =
                 sink.flush()
             took(job, result, secs, turns)
 
-        if workers <= 1:
-            for job in todo:
-                played(*play_job(entrants, tables, seed, job))
-        elif todo:
-            from ..workers import map_unordered
+        if todo:
+            from ..workers import run_jobs
 
             # a game that raises stops the run: nothing more starts, the games in play still reach
             # the log, then its LadderGameFailed is raised (a rerun resumes from the log)
-            for result in map_unordered(play_job, [(entrants, tables, seed, job) for job in todo], workers):
+            for result in run_jobs(play_job, [(entrants, tables, seed, job) for job in todo], workers):
                 played(*result)
     matches = _matches(entrants, tables, outcomes, lengths)
     return LadderResult(entrants, tables, games, seed, matches, rate(entrants, matches),

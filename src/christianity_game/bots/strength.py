@@ -13,7 +13,7 @@ difference counts every game, a capped one as no win. Each game is one line of `
 a run resumes what the file holds, and refuses a file of another run. ``--bot`` (and ``--baseline``) take what the
 ladder takes: a level, a bot name with a budget, or an outside bot by import path
 (``package.module:ClassName``). ``--workers N`` plays the games on N processes (a core each; the
-lab's and the ladder's pool, ``workers.map_unordered``): each game has its own seeds, so the
+lab's and the ladder's way, ``workers.run_jobs``): each game has its own seeds, so the
 games are the same whatever N, only the file's order differs. Ctrl-C stops the run at once and
 says how to resume it.
 """
@@ -26,13 +26,14 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..engine.game import Game
 from ..engine.settings import Settings
 from ..engine.variants import parse_variants
 from .match import play_out
 from ..stats import wilson
+from ..workers import run_jobs
 from .ladder import check_entrant, entrant_bot, game_seed, read_game_log
 
 
@@ -147,16 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     jobs = [(args.mode, args.lineup, settings, game_seed(args.seed, i), seats, (i, cell))
             for i in range(args.games) for cell, seats in cells.items() if (i, cell) not in done]
-    results: Iterable[tuple[tuple[int, str], dict[str, Any]]]
-    if args.workers > 1:
-        from ..workers import map_unordered
-
-        results = map_unordered(play_job, jobs, args.workers)
-    else:
-        results = (play_job(*job) for job in jobs)
     with args.out.open("a") as f:
         try:
-            for (i, cell), result in results:
+            for (i, cell), result in run_jobs(play_job, jobs, args.workers):
                 row = {"seed": i, "game_seed": game_seed(args.seed, i), "cell": cell, "seats": cells[cell],
                        "mode": args.mode, "lineup": args.lineup, "variants": args.variants, **result}
                 done[(i, cell)] = row

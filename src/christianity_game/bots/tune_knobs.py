@@ -27,7 +27,7 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from ..engine.game import Game
 from ..engine.settings import Settings
@@ -36,7 +36,7 @@ from .heuristic import DEFAULT_KNOBS, HeuristicBot, Knobs
 from ..stats import wilson
 from .ladder import game_seed
 from .match import play_out
-from ..workers import map_unordered
+from ..workers import run_jobs
 
 #: The searched range of each knob (ints: low, high; floats: low, high, step).
 SPACE: dict[str, tuple[float, ...]] = {
@@ -97,18 +97,14 @@ def _play_at(i: int, job: tuple[Cell, dict[str, Any], int]) -> tuple[int, str]:
 def play_cells(workers: int, knobs: Knobs, todo: Sequence[Cell], seed: int,
                games: int, search_games: int) -> dict[Cell, list[str]]:
     """Every cell's outcomes, game i on ``game_seed(seed, i)`` (the same deals for every trial), on
-    ``workers`` processes (``workers.map_unordered``: a game that raises stops the batch at once)."""
+    ``workers`` processes (``workers.run_jobs``: on a pool, a game that raises stops the batch at once)."""
     values = dataclasses.asdict(knobs)
     jobs = [(c, values, game_seed(seed, i)) for c in todo
             for i in range(search_games if c.evil != "heuristic" else games)]
-    if workers > 1:
-        found = dict(map_unordered(_play_at, list(enumerate(jobs)), workers))
-        results: Iterable[str] = (found[i] for i in range(len(jobs)))
-    else:
-        results = map(play_one, jobs)
+    found = dict(run_jobs(_play_at, list(enumerate(jobs)), workers))
     out: dict[Cell, list[str]] = {c: [] for c in todo}
-    for (c, _, _), r in zip(jobs, results):
-        out[c].append(r)
+    for i, (c, _, _) in enumerate(jobs):   # in the jobs' order, whatever the order they finished in
+        out[c].append(found[i])
     return out
 
 
