@@ -139,3 +139,12 @@ def test_map_unordered_runs_every_job_and_stops_at_the_first_failure() -> None:
             got.append(result)
     assert (7, 0) in got and (4, 0) in got, "the jobs before the failure keep their results"
     assert len(got) < 6, f"jobs queued after the failure must not start: {got}"
+
+
+def test_run_jobs_in_order_gives_the_items_order_on_one_core_or_several() -> None:
+    from christianity_game.workers import run_jobs_in_order
+    items = [(n, 3) for n in (30, 1, 17, 4, 9, 22)]
+    expected = [divmod(n, d) for n, d in items]
+    assert run_jobs_in_order(divmod, items, 1) == expected
+    assert run_jobs_in_order(divmod, iter(items), 2) == expected   # any iterable, finished in any order
+    assert run_jobs_in_order(divmod, [], 2) == []

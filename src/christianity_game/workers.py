@@ -23,7 +23,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-__all__ = ["PARENT_POLL_S", "map_unordered", "run_jobs", "spawn_context", "spawn_pool", "watch_parent", "worker_start"]
+__all__ = ["PARENT_POLL_S", "map_unordered", "run_jobs", "run_jobs_in_order", "spawn_context", "spawn_pool", "watch_parent", "worker_start"]
 
 R = TypeVar("R")
 
@@ -142,3 +142,16 @@ def run_jobs(fn: Callable[..., R], items: Iterable[tuple[Any, ...]], workers: in
     if workers <= 1:
         return (fn(*item) for item in items)
     return map_unordered(fn, items, workers)
+
+
+def _job_at(fn: Callable[..., R], index: int, item: tuple[Any, ...]) -> tuple[int, R]:
+    """``fn(*item)`` with the item's place in its batch (a module-level function, as spawn needs)."""
+    return index, fn(*item)
+
+
+def run_jobs_in_order(fn: Callable[..., R], items: Iterable[tuple[Any, ...]], workers: int) -> list[R]:
+    """:func:`run_jobs`, the results in the items' order whatever order they finished in: the same
+    list on one core or several (the evaluation fit and the knob study need their rows in order)."""
+    batch = list(items)
+    found = dict(run_jobs(_job_at, [(fn, i, item) for i, item in enumerate(batch)], workers))
+    return [found[i] for i in range(len(batch))]

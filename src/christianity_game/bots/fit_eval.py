@@ -32,6 +32,7 @@ from ..engine.settings import Settings
 from ..engine.variants import parse_variants
 from .evaluation import COOP_FEATURES, COOP_SIGNS, DATA, DUEL_FEATURES, DUEL_SIGNS, coop_features, duel_features
 from .heuristic import HeuristicBot
+from ..workers import run_jobs_in_order
 
 DUEL_TABLES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("printed", {"max_turns": 200}), ("recommended", {"max_turns": 200}),
@@ -109,18 +110,10 @@ def _chunk(args: tuple[str, int, int, int, int]) -> list[Row]:
 def collect(kind: str, games: int, seed: int, every: int, workers: int) -> list[Row]:
     step = max(1, min(50, games // max(1, workers * 4)))
     jobs = [(kind, s, min(games, s + step), seed, every) for s in range(0, games, step)]
-    from ..workers import run_jobs
-
-    parts = dict(run_jobs(_chunk_at, list(enumerate(jobs)), workers))
     rows: list[Row] = []
-    for i in range(len(jobs)):   # in the jobs' order, whatever the order they finished in
-        rows.extend(parts[i])
+    for part in run_jobs_in_order(_chunk, [(job,) for job in jobs], workers):
+        rows.extend(part)
     return rows
-
-
-def _chunk_at(index: int, args: tuple[str, int, int, int, int]) -> tuple[int, list[Row]]:
-    """:func:`_chunk` with its place among the jobs (results come back as they finish)."""
-    return index, _chunk(args)
 
 
 def fit_logistic(x: Any, y: Any, signs: list[int] | None = None, l2: float = 1e-3) -> Any:

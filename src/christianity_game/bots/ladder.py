@@ -61,6 +61,7 @@ from ..stats import wilson
 from .base import Bot
 from .match import play_out
 from .registry import BOTS, bot_from_path, level_of, make_bot
+from ..workers import run_jobs
 
 DUEL_TURN_CAP = 200
 
@@ -488,8 +489,6 @@ def run_ladder(entrants: list[str], tables: list[Table], games: int, seed: int =
             took(job, result, secs, turns)
 
         if todo:
-            from ..workers import run_jobs
-
             # a game that raises stops the run: nothing more starts, the games in play still reach
             # the log, then its LadderGameFailed is raised (a rerun resumes from the log)
             for result in run_jobs(play_job, [(entrants, tables, seed, job) for job in todo], workers):

@@ -36,7 +36,7 @@ from .heuristic import DEFAULT_KNOBS, HeuristicBot, Knobs
 from ..stats import wilson
 from .ladder import game_seed
 from .match import play_out
-from ..workers import run_jobs
+from ..workers import run_jobs_in_order
 
 #: The searched range of each knob (ints: low, high; floats: low, high, step).
 SPACE: dict[str, tuple[float, ...]] = {
@@ -90,21 +90,16 @@ def play_one(job: tuple[Cell, dict[str, Any], int]) -> str:
     return "none" if res is None else "cap" if res.reason.startswith("turn cap") else str(res.winner)
 
 
-def _play_at(i: int, job: tuple[Cell, dict[str, Any], int]) -> tuple[int, str]:
-    return i, play_one(job)
-
-
 def play_cells(workers: int, knobs: Knobs, todo: Sequence[Cell], seed: int,
                games: int, search_games: int) -> dict[Cell, list[str]]:
     """Every cell's outcomes, game i on ``game_seed(seed, i)`` (the same deals for every trial), on
-    ``workers`` processes (``workers.run_jobs``: on a pool, a game that raises stops the batch at once)."""
+    ``workers`` processes (``workers.run_jobs_in_order``: on a pool, a game that raises stops the batch at once)."""
     values = dataclasses.asdict(knobs)
     jobs = [(c, values, game_seed(seed, i)) for c in todo
             for i in range(search_games if c.evil != "heuristic" else games)]
-    found = dict(run_jobs(_play_at, list(enumerate(jobs)), workers))
     out: dict[Cell, list[str]] = {c: [] for c in todo}
-    for i, (c, _, _) in enumerate(jobs):   # in the jobs' order, whatever the order they finished in
-        out[c].append(found[i])
+    for (c, _, _), outcome in zip(jobs, run_jobs_in_order(play_one, [(job,) for job in jobs], workers)):
+        out[c].append(outcome)
     return out
 
 
