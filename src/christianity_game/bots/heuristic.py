@@ -361,7 +361,10 @@ class HeuristicBot(Bot):
         lays = [a for a in actions if isinstance(a, LayCostZone)]
         if lays:
             if len(lays) > 4 or len(me["cost_zone"]) < 4:
-                return max(lays, key=lambda a: (not (budget and self._def(ids[a.card]).kind == "evil_habitual"),
+                # Temptations go to the Cost Zone before Habituals: a Habitual laid there is one
+                # fewer toward the Evil win (D-W-E), and a Cost Zone card pays 1 whatever it is
+                # (docs/decisions.md, "The heuristic Evil keeps its Habituals")
+                return max(lays, key=lambda a: (self._def(ids[a.card]).kind != "evil_habitual",
                                                 self._def(ids[a.card]).cost, a.card))
             return self._pass(actions)
         plays = [a for a in actions if isinstance(a, PlayCard)]
