@@ -8,7 +8,9 @@ the same actions as before. Re-recorded once since, when the rules-2 generator b
 change of rules 2 before any release; the seat-view path had been shown equal to the dict path on
 the earlier recording), and once more for issue 10 (rules 3 refills an empty Evil deck, the duel Evil deck
 was retuned and the Evil heuristic holds Habituals until they can stick: the duel cells changed, the
-co-op and solo cells did not). Regenerate only for a deliberate change of the rules or the bots::
+co-op and solo cells did not), and once more when the Evil heuristic began laying Temptations before
+Habituals under the printed rules (2026-12-07; the duel cells changed, the co-op and solo cells did
+not). Regenerate only for a deliberate change of the rules or the bots::
 
     .venv/bin/python tests/heuristic_grid.py --write
 """
