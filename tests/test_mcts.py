@@ -157,11 +157,12 @@ def test_a_time_budget_is_kept_and_counts_from_when_the_move_was_asked() -> None
 def test_a_long_game_goes_to_a_worker_whole_but_its_history() -> None:
     """A duel thousands of actions long pickles for the worker pool (its full action chain did not:
     a RecursionError, and the server fell back to the heuristic) and thinks the same there."""
-    game = Game.new(mode="duel", lineup="ER", seed=1)
+    game = Game.new(mode="duel", lineup="ER", seed=3)   # a deal that is still going at 2,500 actions
     bots = {i: HeuristicBot(i) for i in range(2)}
     while game.action_count < 2500 and game.pending:
         seat, actions = game.pending[0]
         game.apply(actions[0] if len(actions) == 1 else bots[seat].choose(game.seat_view(seat), actions))
+    assert game.action_count == 2500 and game.state.result is None
     copy = pickle.loads(pickle.dumps(worker_copy(game)))
     assert copy.view(0) == game.view(0) and copy.view(1) == game.view(1)
     assert copy.action_count == game.action_count and len(pickle.dumps(worker_copy(game))) < 200_000
