@@ -26,10 +26,13 @@ down in Evil's own Cost Zone, and the chain's Habitual held back until the answe
 
 What these do and do not show, said plainly:
 
-- Budgets (measured with seeds 1-8): in three positions mcts finds the move with every seed from 30
+- Budgets (measured with seeds 1-8): in two positions mcts finds the move with every seed from 30
   iterations on; the fixtures use 100. In "last Habitual: break it and keep the card" it keeps the
   heuristic's move with every seed at 30 and 60 iterations, finds it with 5 of 8 at 100 and with all
-  8 at 200 and 300; the fixture uses 300.
+  8 at 200 and 300; the fixture uses 300. In "chain: play the Habitual before the answer" (since the
+  heuristic Evil lays Temptations and fillers before Habituals, its rollouts after the Pass keep the
+  Broad Ways and score close to the Broad Way's) it keeps the Pass with every seed at 100, finds the
+  Broad Way with 6 of 8 at 200 and with all 8 at 300; the fixture uses 300.
 - In "last Habitual: break it and keep the card" the heuristic's line is worse, not lost: it wins
   too, a round later (round 9 instead of 8). The test checks exactly that.
 - The winning lines are checked against heuristic replies (as the search's own rollouts play), not
@@ -41,7 +44,10 @@ What these do and do not show, said plainly:
 
 Hidden cards are fillers where the deciding seat cannot see them (a Righteous card in an Evil deck,
 an Evil card in a Righteous deck or hand: never playable), except the Evil deck of the free-finale
-position, which holds real threats (they come only after the Righteous win is judged).
+position, which holds real threats (they come only after the Righteous win is judged on the best
+line): five Temptations of R2 and two Secret Sins in the seven cards Evil holds by its next turn, so
+on the heuristic's line, however Evil fills its Cost Zone (three cards, Temptations before
+Habituals), two Temptations drain the Righteous seat and a Secret Sin takes hold again.
 """
 
 from __future__ import annotations
