@@ -16,7 +16,8 @@ def _opening_lays(round_threats: int, seed: int = 14) -> list[str]:
     g = Game.new(mode="duel", lineup="ER", seed=seed, settings=Settings.from_dict({"round_threats": round_threats}))
     seat = g.pending[0][0]
     assert g.state.seats[seat].side == "evil"
-    bot, kinds = HeuristicBot(1), []
+    bot = HeuristicBot(1)
+    kinds: list[str] = []
     while g.pending and g.pending[0][0] == seat and any(isinstance(a, LayCostZone) for a in g.pending[0][1]):
         action = bot.choose(g.seat_view(seat), g.pending[0][1])
         if isinstance(action, LayCostZone):
