@@ -158,7 +158,7 @@ POSITIONS: list[tuple[Callable[[], Game], str, int, type, Any, dict[str, int]]] 
     # mcts: the heuristic Evil keeps its Habituals in hand (it lays Temptations and fillers to its
     # Cost Zone first), so its rollouts after the heuristic's Pass are no longer hopeless and the
     # two moves score close; at 60 iterations mcts keeps the Pass (seeds 1-8), at 400 it finds
-    # the Broad Way with every seed 1-8 (in 5 of 8 at 300)
+    # the Broad Way with every seed 1-8 (in 7 of 8 at 300)
     (chain_to_stop, "evil", 80, PlayCard, BROAD, {"mcts": 400}),
 ]
 IDS = ["free-finale", "last-habitual", "seventh-habitual", "chain-to-stop"]
