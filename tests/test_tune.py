@@ -59,10 +59,15 @@ def test_a_tiny_study_completes_resumes_and_names_its_best_trial(tmp_path: Path)
     assert data["objective"] == {"key": "band", "name": "worst distance outside the band",
                                  "bands": {"ER": [0.4, 0.6]}}
     assert data["config"]["objective"] == "band" and data["objectives"][0] == "worst distance outside the band"
+    assert data["config"]["wins"] == "real"
     for t in data["trials"]:
         figures = t["figures"]
         assert t["values"][0] == figures["worst_outside_band"] == figures["objectives"][0]
-        outside = [c for c in figures["cells"] if not 0.4 <= c["win_rate"] <= 0.6]
+        # the band counts real wins: a game the 60-turn cap decided on the score is neither side's
+        for c in figures["cells"]:
+            assert c["real_wins"]["righteous"] == c["ended"].get("righteous", 0)
+            assert c["real_win_rate"] == round(c["real_wins"]["righteous"] / c["games"], 4) <= c["win_rate"]
+        outside = [c for c in figures["cells"] if not 0.4 <= c["real_win_rate"] <= 0.6]
         assert t["in_band"] is (not outside) and [c["cell"] for c in t["out_of_band"]] == [c["name"] for c in outside]
         assert all(c["band"] == [0.4, 0.6] and c["outside"] > 0 for c in t["out_of_band"])
     lab = tmp_path / "tune-lab.sqlite"
@@ -92,7 +97,8 @@ def test_a_tiny_study_completes_resumes_and_names_its_best_trial(tmp_path: Path)
     assert best["table_plays"].startswith("This table plays") and best["table_plays"] in md
     parse_variants(best["variants"]) if best["variants"] != "printed" else None
     for text in ("## Pareto front", "## Candidates, tuning and confirmation seeds", "## Length distributions",
-                 "## Parameter importance", "R wins (confirmation)", "safety cap t / c", "rounds p90 t / c",
+                 "## Parameter importance", "R real wins (confirmation)", "safety cap t / c", "rounds p90 t / c",
+                 "wins real", "Righteous wins are real wins (--wins real, the default)",
                  "objective band", "bands ER=40-60", "--objective band, the default", "| worst distance outside the band |",
                  "every cell in band", "cells out of band", "in band t / c"):
         assert text in md, text
@@ -140,6 +146,7 @@ def test_a_tiny_study_completes_resumes_and_names_its_best_trial(tmp_path: Path)
     (["--address", "10.0.0.1:6379"], "--address is for --backend ray"),
     (["--chunk", "0"], "--chunk must be at least 1"),
     (["--objective", "median"], "--objective must be one of band, from-50"),
+    (["--wins", "all"], "--wins must be one of real, scored, not 'all'"),
     (["--band", "ER=60-40"], "--band ER=60-40: give 0 <= low <= high <= 100"),
     (["--band", "ER:40-60"], "--band takes line-up=low-high in per cent"),
     (["--band", "ER=40-60,RE=45-55"], "--band names the line-up ER twice"),
@@ -191,11 +198,11 @@ def test_the_search_space_comes_from_the_variants() -> None:
 
 
 def test_targets_say_which_fails_and_by_how_much() -> None:
-    cell = {"name": "ER", "lineup": "ER", "win_rate": 0.7, "rounds": {"median": 30.0, "p90": 38.0},
+    cell = {"name": "ER", "lineup": "ER", "win_rate": 0.7, "real_win_rate": 0.7, "rounds": {"median": 30.0, "p90": 38.0},
             "first_evil_median": 12.0, "habitual_share_of_evil_wins": 0.1}
-    uneven = {**cell, "name": "EER", "lineup": "EER", "win_rate": 0.65}
+    uneven = {**cell, "name": "EER", "lineup": "EER", "win_rate": 0.65, "real_win_rate": 0.65}
     checks = {c.name: c for c in check_targets({"cells": [cell, uneven], "turn_cap_share": 0.05}, 4)}
-    band = checks["Righteous wins in the band of every cell"]
+    band = checks["Righteous real wins in the band of every cell"]
     assert not band.met and "1 of 2 cells out, worst by 10.0 pp" in band.miss
     assert TARGETS.band("EER") == (0.30, 0.70) and TARGETS.band("ER") == (0.40, 0.60)
     assert not checks["safety cap < 2 %"].met and checks["safety cap < 2 %"].miss == "+3.0 pp"
@@ -214,7 +221,7 @@ def test_the_bands_are_declared_once_and_can_be_replaced() -> None:
     assert config.to_json()["bands"] == {"ER": [0.45, 0.55], "EER": [0.30, 0.70]}
     # the question a study asks names its objective and bands; a from-50 study asks what the first tuner's did
     assert config.fingerprint() != make_config("ER,EER", games=2).fingerprint()
-    old = make_config("ER,EER", games=2, objective="from-50")
+    old = make_config("ER,EER", games=2, objective="from-50", wins="scored")
     assert set(old.to_json()) == {"mode", "lineups", "axes", "bots", "games", "seed", "space"}
     assert old.objectives[0] == "worst distance from 50 %" and config.objectives[0] == "worst distance outside the band"
     with pytest.raises(TuneError, match="no band of Righteous wins for the line-up EEER"):
@@ -222,9 +229,51 @@ def test_the_bands_are_declared_once_and_can_be_replaced() -> None:
     assert make_config("EEER", games=2, bands="EEER=20-80").bands == {"EEER": (0.2, 0.8)}
 
 
+def test_the_band_counts_real_wins_so_a_game_decided_on_the_score_is_neither_sides() -> None:
+    """D-W-R: only the clean round is a Righteous win. A cell whose Righteous side won 20 of 100
+    games outright and 30 more on the score at the safety cap (and 5 at the round limit) stands at
+    20 %, not 55 %, against its band; ``--wins scored`` counts it as the tuner did before."""
+    ended = {"righteous": 20, "evil": 30, "turn_cap_righteous": 30, "turn_cap_evil": 15, "round_limit_righteous": 5}
+    cell = {"name": "ER", "lineup": "ER", "games": 100, "righteous_wins": 55, "win_rate": 0.55,
+            "ci95": [0.452, 0.644], "ended": ended}
+    real, scored = Targets(), Targets(wins="scored")
+    assert real.wins == TARGETS.wins == "real"
+    assert real.rate(cell) == 0.2 and real.outside(cell) == pytest.approx(0.2)   # from ``ended``: stored before
+    assert scored.rate(cell) == 0.55 and scored.outside(cell) == 0 and scored.interval(cell) == (0.452, 0.644)
+    lo, hi = real.interval(cell)
+    assert lo < 0.2 < hi < 0.3
+    stored = {**cell, "real_win_rate": 0.2, "real_ci95": [0.133, 0.289]}
+    assert real.rate(stored) == 0.2 and real.interval(stored) == (0.133, 0.289)
+    assert band_figures([stored])["out_of_band"] == [{"cell": "ER", "righteous": 0.2, "band": [0.4, 0.6],
+                                                      "outside": 0.2}]
+    assert band_figures([stored], scored)["in_band"]
+    checks = {c.name: c for c in check_targets({"cells": [{**stored, "rounds": {"median": 9.0, "p90": 12.0},
+                                                           "first_evil_median": 3.0,
+                                                           "habitual_share_of_evil_wins": 0.5}],
+                                                "turn_cap_share": 0.45}, 1)}
+    assert not checks["Righteous real wins in the band of every cell"].met
+    assert make_config("ER", games=2).targets.wins == "real"
+    assert make_config("ER", games=2, wins="scored").targets.wins == "scored"
+    with pytest.raises(TuneError, match="--wins must be one of real, scored, not 'all'"):
+        make_config("ER", games=2, wins="all")
+
+
+def test_a_study_stored_before_real_wins_resumes_with_wins_scored(tmp_path: Path) -> None:
+    """A study made when the band counted the score's decisions asks a question without ``wins``:
+    opened with the default it is refused with the way back; with ``--wins scored`` it resumes."""
+    from christianity_game.sim.tune import open_study
+    study = str(tmp_path / "s.sqlite")
+    before = make_config("ER", {"evilInterrupt": ["1"]}, games=4, seed=1, wins="scored")
+    assert "wins" not in before.to_json()
+    open_study(before, study, "old")
+    with pytest.raises(TuneError, match=r"differs in wins.*resumes with --wins scored"):
+        open_study(make_config("ER", {"evilInterrupt": ["1"]}, games=4, seed=1), study, "old")
+    assert open_study(before, study, "old").user_attrs["config"] == before.to_json()
+
+
 def test_the_band_objective_is_zero_inside_every_band() -> None:
     def cell(name: str, lineup: str, rate: float) -> dict[str, object]:
-        return {"name": name, "lineup": lineup, "win_rate": rate}
+        return {"name": name, "lineup": lineup, "win_rate": rate, "real_win_rate": rate}
 
     inside = [cell("ER", "ER", 0.45), cell("EER", "EER", 0.68), cell("ERR", "ERR", 0.31)]
     figures = band_figures(inside)
@@ -232,8 +281,8 @@ def test_the_band_objective_is_zero_inside_every_band() -> None:
     assert figures["worst_from_50"] == 0.19   # what the from-50 objective would have judged them by
     out = band_figures([cell("ER", "ER", 0.25), cell("EER", "EER", 0.75), cell("ERR", "ERR", 0.5)])
     assert not out["in_band"] and out["worst_outside_band"] == 0.15 and out["mean_outside_band"] == round(0.2 / 3, 4)
-    assert out["out_of_band"] == [{"cell": "ER", "win_rate": 0.25, "band": [0.4, 0.6], "outside": 0.15},
-                                  {"cell": "EER", "win_rate": 0.75, "band": [0.3, 0.7], "outside": 0.05}]
+    assert out["out_of_band"] == [{"cell": "ER", "righteous": 0.25, "band": [0.4, 0.6], "outside": 0.15},
+                                  {"cell": "EER", "righteous": 0.75, "band": [0.3, 0.7], "outside": 0.05}]
     # ties of the first objective: the mean outside the bands, then the mean from 50 % (from-50: that mean)
     assert closeness(figures) == (0.0, figures["mean_distance"])
     assert closeness(figures, "from-50") == (figures["mean_distance"],)

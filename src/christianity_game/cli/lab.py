@@ -201,6 +201,10 @@ def tune(
     band: Annotated[Optional[str], typer.Option(
         help="Bands of Righteous wins in per cent by line-up, replacing the targets' (ER=40-60,EER=30-70,ERR=30-70): "
              "ER=45-55,EER=35-65.")] = None,
+    wins: Annotated[str, typer.Option(
+        help="How a cell's Righteous wins are counted against its band: real (the clean-round win only; a game "
+             "decided on the score at the safety cap or the round limit counts for neither side) or scored (those "
+             "score decisions counted, as studies made before real wins were).")] = "real",
     population: Annotated[int, typer.Option(help="NSGA-II: trials a generation.")] = 10,
     warm_start: Annotated[bool, typer.Option(
         help="A new study starts with the printed rules, each variant alone and the presets.")] = True,
@@ -257,7 +261,7 @@ def tune(
     try:
         config = make_config(lineup, _grid_axes(set_, variants), bots or ["heuristic"], games=games, seed=seed,
                              space=None if space is None else [p for p in space.split(",") if p.strip()],
-                             values=values, objective=objective, bands=band)
+                             values=values, objective=objective, bands=band, wins=wins)
         if exhaustive is not None:
             # refused here, before a study is made; run_study queues the sets and counts what is left
             trials = len(small_sets(config, exhaustive))

@@ -9,7 +9,9 @@ seeded). Every objective is minimised:
    cell inside its band; the bands by line-up, :data:`BANDS`: ER 40-60 %, EER and ERR 30-70 %,
    ``tune --band`` replaces one; cells: line-ups x the ``--set`` axes, Evil Interrupt on and off
    say, x bot pairings), or with ``--objective from-50`` the worst distance from 50 % (the first
-   tuner's objective, kept so its studies resume and compare);
+   tuner's objective, kept so its studies resume and compare). Righteous wins are real wins (a game
+   decided on the score at the safety cap or the round limit is neither side's); ``--wins scored``
+   counts those decisions as the score fell, as studies made before real wins did;
 2. the share of games the lab's safety turn cap ended (a game the printed duel never decides);
 3. the median duel length in rounds (of the longest cell: every cell must be short, not their mix);
 4. the number of departures (variants not at their printed value).
@@ -46,15 +48,15 @@ from .tune_report import TuneReport, importance, lab_command, trial_bands, trial
 from .tune_study import (DUPLICATES, EXHAUSTIVE_LIMIT, LabOptions, Played, TuneProgress, complete_trials,
                          default_lab_db, departures_of, grid_figures, open_study, play_trial, run_study, small_sets,
                          warm_start)
-from .tune_targets import (BANDS, TARGETS, TargetCheck, Targets, TuneError, band_figures, band_key, bands_text,
-                           check_targets, closeness, parse_bands)
+from .tune_targets import (BANDS, TARGETS, WINS, TargetCheck, Targets, TuneError, band_figures, band_key,
+                           bands_text, check_targets, closeness, parse_bands, real_win_rate)
 
 __all__ = [
     "BANDS", "CONFIRM_MODES", "DUPLICATES", "EXHAUSTIVE_LIMIT", "FIRST_OBJECTIVES", "NARROW", "OBJECTIVES",
-    "OTHER_OBJECTIVES", "SPREAD", "TARGETS", "TIE_BREAKS", "Candidate", "LabOptions", "Played", "TargetCheck",
+    "OTHER_OBJECTIVES", "SPREAD", "TARGETS", "TIE_BREAKS", "WINS", "Candidate", "LabOptions", "Played", "TargetCheck",
     "Targets", "Tunable", "TuneConfig", "TuneError", "TuneProgress", "TuneReport", "band_figures", "band_key",
     "bands_text", "check_targets", "closeness", "complete_trials", "confirm", "default_lab_db", "departures_of",
     "front_trials", "grid_figures", "importance", "lab_command", "make_config", "open_study", "parse_bands",
-    "pick_candidates", "play_trial", "run_study", "small_sets", "trial_bands", "trial_head", "tunable",
+    "pick_candidates", "play_trial", "real_win_rate", "run_study", "small_sets", "trial_bands", "trial_head", "tunable",
     "variant_choices", "variants_text", "warm_start", "write_tune_report",
 ]

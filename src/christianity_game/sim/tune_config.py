@@ -13,7 +13,7 @@ from ..cards.params import CardParam, card_params, find_card_param
 from ..engine.settings import Settings
 from ..engine.variants import BY_ALIAS, BY_KEY, VARIANTS, Variant, parse_variants
 from .lab_grid import build_grid
-from .tune_targets import BANDS, Targets, TuneError, band_key, parse_bands
+from .tune_targets import BANDS, WINS, Targets, TuneError, band_key, parse_bands
 
 #: the first objective, by its ``--objective`` name: the worst distance of Righteous wins outside each
 #: cell's band (the default), or from 50 % (the first tuner's; its studies resume with it)
@@ -89,8 +89,9 @@ def variants_text(values: Mapping[str, int | bool]) -> str:
 class TuneConfig:
     """What a study asks: the cells (line-ups x axes x bots), games a cell and the tuning seed,
     and the search space (variant alias -> the values tried), the first objective (``band`` or
-    ``from-50``, :data:`FIRST_OBJECTIVES`) and the bands of its line-ups. Two runs share a study
-    only if they ask the same (:meth:`fingerprint`)."""
+    ``from-50``, :data:`FIRST_OBJECTIVES`), the bands of its line-ups, and how Righteous wins are
+    counted (``real`` or ``scored``, :data:`WINS`). Two runs share a study only if they ask the
+    same (:meth:`fingerprint`)."""
 
     lineups: tuple[str, ...]
     axes: dict[str, list[str]]
@@ -100,13 +101,17 @@ class TuneConfig:
     choices: dict[str, list[int | bool]]   # alias -> values, the printed one first
     objective: str = "band"
     bands: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(BANDS))   # of its line-ups
+    wins: str = "real"
 
     def to_json(self) -> dict[str, Any]:
-        out = {"mode": "duel", "lineups": list(self.lineups), "axes": self.axes, "bots": list(self.bots),
-               "games": self.games, "seed": self.seed, "space": {a: list(v) for a, v in self.choices.items()}}
+        out: dict[str, Any] = {"mode": "duel", "lineups": list(self.lineups), "axes": self.axes,
+                               "bots": list(self.bots), "games": self.games, "seed": self.seed,
+                               "space": {a: list(v) for a, v in self.choices.items()}}
         if self.objective != "from-50":   # a from-50 study asks what the first tuner's studies asked
             out["objective"] = self.objective
             out["bands"] = {k: list(v) for k, v in self.bands.items()}
+        if self.wins != "scored":         # a scored study asks what the studies before real wins asked
+            out["wins"] = self.wins
         return out
 
     @property
@@ -129,8 +134,8 @@ class TuneConfig:
 
     @property
     def targets(self) -> Targets:
-        """The designers' targets with this study's bands."""
-        return Targets(bands=dict(self.bands))
+        """The designers' targets with this study's bands and count of wins."""
+        return Targets(bands=dict(self.bands), wins=self.wins)
 
     @property
     def objectives(self) -> tuple[str, ...]:
@@ -158,16 +163,20 @@ def cell_name(lineup: str, grid: Mapping[str, str], bots: Sequence[str], axes: M
 def make_config(lineups: str | Sequence[str] = ("ER",), axes: Mapping[str, list[str]] | None = None,
                 bots: Sequence[str] = ("heuristic",), games: int = 60, seed: int = 0,
                 space: Sequence[str] | None = None, values: Sequence[str] | None = None,
-                objective: str = "band", bands: str | Mapping[str, tuple[float, float]] | None = None) -> TuneConfig:
+                objective: str = "band", bands: str | Mapping[str, tuple[float, float]] | None = None,
+                wins: str = "real") -> TuneConfig:
     """Check the tuner's options and return what the study asks; a clear :class:`TuneError` (or
     :class:`~.lab.LabError` for a bad grid) otherwise.
 
     ``space``: the variant aliases to search (default every variant the axes do not set).
     ``values``: ``alias=v1,v2,...`` items that replace a variant's tried values (its printed value
     is always tried). ``objective``: the first objective (:data:`FIRST_OBJECTIVES`). ``bands``:
-    ``--band`` text (``ER=40-60,EER=30-70``) or bands by line-up, over :data:`BANDS`."""
+    ``--band`` text (``ER=40-60,EER=30-70``) or bands by line-up, over :data:`BANDS`. ``wins``: how
+    a cell's Righteous wins are counted (:data:`WINS`)."""
     if objective not in FIRST_OBJECTIVES:
         raise TuneError(f"--objective must be one of {', '.join(FIRST_OBJECTIVES)}, not {objective!r}")
+    if wins not in WINS:
+        raise TuneError(f"--wins must be one of {', '.join(WINS)}, not {wins!r}")
     all_bands = parse_bands(bands) if bands is None or isinstance(bands, str) \
         else {**BANDS, **{band_key(k): v for k, v in bands.items()}}
     axes = {k: list(v) for k, v in (axes or {}).items()}
@@ -216,4 +225,4 @@ def make_config(lineups: str | Sequence[str] = ("ER",), axes: Mapping[str, list[
     bot_lineups = tuple(dict.fromkeys(",".join(c.bots) for c in grid.cells))
     targets = Targets(bands=all_bands)
     used = {band_key(lu): targets.band(lu) for lu in lineups}   # TuneError for a line-up with no band
-    return TuneConfig(lineups, axes, bot_lineups, games, seed, choices, objective, used)
+    return TuneConfig(lineups, axes, bot_lineups, games, seed, choices, objective, used, wins)

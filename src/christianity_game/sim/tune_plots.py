@@ -89,9 +89,10 @@ def write_plots(study: "optuna.Study", config: TuneConfig, candidates: Sequence[
             for figs, dy, colour, mark, label in ((c.tuning.figures, 0.14, "#3b7dd8", "o", "tuning"),
                                                    (c.confirmation.figures, -0.14, "#e07020", "s", "confirmation")):
                 cells = figs["cells"][::-1]
-                rates = [f["win_rate"] for f in cells]
-                err = [[max(0.0, f["win_rate"] - f["ci95"][0]) for f in cells],
-                       [max(0.0, f["ci95"][1] - f["win_rate"]) for f in cells]]
+                rates = [config.targets.rate(f) for f in cells]
+                intervals = [config.targets.interval(f) for f in cells]
+                err = [[max(0.0, r - iv[0]) for r, iv in zip(rates, intervals)],
+                       [max(0.0, iv[1] - r) for r, iv in zip(rates, intervals)]]
                 ax.errorbar(rates, [v + dy for v in y], xerr=err, fmt=mark, color=colour, capsize=2, ms=4, label=label)
             for i, f in enumerate(c.tuning.figures["cells"][::-1]):
                 lo, hi = config.targets.band(f["lineup"])
@@ -104,7 +105,8 @@ def write_plots(study: "optuna.Study", config: TuneConfig, candidates: Sequence[
             ax.axis("off")
         handles, labels = axes.flat[0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="upper center", fontsize=7, ncol=2, frameon=False)
-        fig.supxlabel("Righteous wins (95 % Wilson interval); green: the target band", fontsize=8)
+        counted = "real wins" if config.wins == "real" else "wins, the score's decisions counted"
+        fig.supxlabel(f"Righteous {counted} (95 % Wilson interval); green: the target band", fontsize=8)
         save(fig, "candidates.png", "The confirmed candidates' cells: Righteous wins on the tuning seed (blue) and "
              "on the confirmation seed (orange), with 95 % Wilson intervals; green: the target band.",
              top=1 - 0.3 / fig.get_size_inches()[1])

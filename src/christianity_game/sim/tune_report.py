@@ -91,7 +91,7 @@ def _out_of_band_text(bands: Mapping[str, Any] | None) -> str:
     """The cells out of band, in words: ``ER · heuristic 35.0 % (band 40–60 %); ...``; "none"."""
     if bands is None:
         return "–"
-    return "; ".join(f"{c['cell']} {_pct(c['win_rate'])} (band {_band_span(c['band'])})"
+    return "; ".join(f"{c['cell']} {_pct(c.get('righteous', c.get('win_rate')))} (band {_band_span(c['band'])})"
                      for c in bands["out_of_band"]) or "none"
 
 
@@ -154,7 +154,8 @@ def trial_head(config: TuneConfig) -> list[str]:
 
 
 def _cell_rows(c: Candidate) -> tuple[list[str], list[list[str]]]:
-    head = ["cell", "band", "R wins (tuning)", "95 % CI", "R wins (confirmation)", "95 % CI", "in band t / c",
+    counted = "R real wins" if c.targets.wins == "real" else "R wins"
+    head = ["cell", "band", f"{counted} (tuning)", "95 % CI", f"{counted} (confirmation)", "95 % CI", "in band t / c",
             "safety cap t / c", "round limit t / c", "rounds median t / c", "rounds p90 t / c",
             "Evil's first turn t / c", "Habitual share of Evil wins t / c", "pass-only turns t / c"]
     rows = []
@@ -166,10 +167,12 @@ def _cell_rows(c: Candidate) -> tuple[list[str], list[list[str]]]:
             return "✓" if not out else f"✗ {100 * out:.1f} pp"
 
         def wins(f: Mapping[str, Any]) -> str:
-            return f"{f['righteous_wins']}/{f['games']} ({_pct(f['win_rate'])})"
+            rate = c.targets.rate(f)
+            return f"{round(rate * f['games'])}/{f['games']} ({_pct(rate)})"
 
         def ci(f: Mapping[str, Any]) -> str:
-            return f"{_pct(f['ci95'][0])} – {_pct(f['ci95'][1])}"
+            lo, hi = c.targets.interval(f)
+            return f"{_pct(lo)} – {_pct(hi)}"
 
         def pair(key: str, fmt: Callable[[Any], str]) -> str:
             return f"{fmt(a[key])} / {fmt(b[key])}"
@@ -222,7 +225,7 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
              f"line-ups {','.join(config.lineups)}", *(f"{k}={','.join(v)}" for k, v in config.axes.items()),
              f"bots {' | '.join(config.bots)}", f"{config.games} games a cell on tuning seed {config.seed}",
              f"{confirm_games} games a cell on confirmation seed {confirm_seed}", f"lab database {Path(lab_db).name}",
-             f"objective {config.objective}", f"bands {bands_text(config.bands)}",
+             f"objective {config.objective}", f"bands {bands_text(config.bands)}", f"wins {config.wins}",
              f"written {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC"]
     targets = config.targets
     bands = "; ".join(f"{k} {_band_span(v)}" for k, v in config.bands.items())
@@ -239,8 +242,12 @@ def write_tune_report(study: "optuna.Study", config: TuneConfig, candidates: Seq
         f"{100 * targets.cap_share:.0f} % of games at the safety cap on both seeds that has the smallest "
         f"{config.objectives[0]} over both seeds (to the point), then the smallest tie-break ("
         f"{TIE_BREAKS[config.objective].removeprefix('by ')}), then misses the fewest targets, then departs least.",
-        "Games the roundLimit variant ends are decided on the stalemate score: they count in the win rates but are "
-        "shown apart (round limit), as are the games the safety turn cap ended.",
+        ("Righteous wins are real wins (--wins real, the default): a game the safety turn cap or the roundLimit "
+         "variant decided on the stalemate score counts for neither side, and is shown apart (safety cap, round "
+         "limit)." if config.wins == "real" else
+         "Righteous wins count the games decided on the stalemate score (--wins scored): those the roundLimit "
+         "variant and the safety turn cap ended count as the score fell, and are also shown apart (round limit, "
+         "safety cap)."),
         "Search space: " + "; ".join(f"{a} ∈ {{{', '.join(value_text(x) for x in v)}}}"
                                      for a, v in config.choices.items()) + " (the printed value first).",
     ]

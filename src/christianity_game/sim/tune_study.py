@@ -17,6 +17,7 @@ from .lab import run_lab
 from .lab_backends import RunOptions
 from .lab_grid import build_grid
 from .lab_rows import code_fingerprint
+from ..stats import wilson
 from .report_stats import CellStats, load_stats, quantile
 from .tune_config import TuneConfig, axis_text, cell_name, checked_tunable, variants_text
 from .tune_targets import TARGETS, Targets, TuneError, band_figures
@@ -41,8 +42,13 @@ def _figures_of_cell(c: CellStats, name: str) -> dict[str, Any]:
     passes = c.pass_turn_figures
     share = c.habitual_share_of_evil_wins
     lo, hi = c.ci
+    real_r, real_e = c.real_wins
+    real_lo, real_hi = wilson(real_r, c.games)
     return {"name": name, "lineup": c.spec["lineup"], "cell": c.id, "games": c.games,
             "righteous_wins": c.righteous_wins, "win_rate": round(c.win_rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "real_wins": {"righteous": real_r, "evil": real_e},
+            "real_win_rate": round(real_r / c.games, 4) if c.games else 0.0,
+            "real_ci95": [round(real_lo, 4), round(real_hi, 4)],
             "turn_cap_share": round(c.capped_share, 4), "round_limit_share": round(c.round_limit_share, 4),
             "rounds": {k: round(v, 2) for k, v in r.items()}, "actions": {k: round(v, 2) for k, v in a.items()},
             "first_evil_median": None if first is None else first["median"],
@@ -170,8 +176,11 @@ def open_study(config: TuneConfig, study: str | Path, name: str | None = None, p
     elif stored != config.to_json():
         asked = config.to_json()
         diff = [k for k in dict.fromkeys([*asked, *stored]) if stored.get(k) != asked.get(k)]
+        # a study stored before real wins were the default counts the score's decisions as wins
+        hint = " (a study made before the tuner counted real wins resumes with --wins scored)" \
+            if "wins" in diff and "wins" not in stored else ""
         raise TuneError(f"the study {study_name!r} in {study} asks another question (it differs in "
-                        f"{', '.join(diff)}): give the same options, or another --study-name")
+                        f"{', '.join(diff)}): give the same options, or another --study-name{hint}")
     return s
 
 

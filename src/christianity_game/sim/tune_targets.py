@@ -1,13 +1,15 @@
 """The tuner's targets: the band of Righteous wins each line-up must fall in (:data:`BANDS`, ``tune
 --band``), the designers' other targets (:class:`Targets`), each checked against a trial's figures
 (:func:`check_targets`), and how a trial's cells stand against their bands (:func:`band_figures`,
-:func:`closeness`)."""
+:func:`closeness`). A cell's Righteous wins are counted as :data:`WINS` says (real wins by default)."""
 
 from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
+
+from ..stats import wilson
 
 class TuneError(ValueError):
     """A tuning run that cannot start (a bad option, or a study that holds another question)."""
@@ -18,6 +20,25 @@ class TuneError(ValueError):
 #: and ERE are one line-up here); ``tune --band ER=45-55`` replaces a band or adds one for another
 #: line-up (EERR).
 BANDS: dict[str, tuple[float, float]] = {"ER": (0.40, 0.60), "EER": (0.30, 0.70), "ERR": (0.30, 0.70)}
+
+
+#: how a cell's Righteous wins are counted against its band (``tune --wins``): ``real``, the default,
+#: counts only the clean-round win (D-W-R), so a game the safety turn cap or the roundLimit variant
+#: decided on the score is neither side's win; ``scored`` counts those score decisions as the score
+#: fell (the tuner's count before real wins, kept so its studies resume and compare)
+WINS = {"real": "Righteous real wins: the clean-round win only, a game decided on the score (the safety cap, "
+                "the round limit) counting for neither side",
+        "scored": "Righteous wins with the games decided on the score (the safety cap, the round limit) "
+                  "counted as the score fell"}
+
+
+def real_win_rate(cell: Mapping[str, Any]) -> float:
+    """A cell's Righteous real wins (D-W-R) over its games, from its figures (``real_win_rate``, or
+    for figures stored before it, the count of games that ended in the Righteous win)."""
+    if "real_win_rate" in cell:
+        return float(cell["real_win_rate"])
+    games = int(cell.get("games") or 0)
+    return (cell.get("ended") or {}).get("righteous", 0) / games if games else 0.0
 
 
 def band_key(lineup: str) -> str:
@@ -79,6 +100,7 @@ class Targets:
     first_evil_median: float = 25                     # decisions of the first Evil turn: median at most
     habitual_share: float = 0.2                       # the Habitual win's share of Evil's wins: at least
     departures: int = 3                               # departures from the printed rules: at most
+    wins: str = "real"                                # how a cell's Righteous wins are counted (:data:`WINS`)
 
     def band(self, lineup: str) -> tuple[float, float]:
         """The Righteous win band a line-up must fall in; a :class:`TuneError` for a line-up with none."""
@@ -88,10 +110,25 @@ class Targets:
                             f"{bands_text(self.bands)}): give one with --band {band_key(lineup)}=LOW-HIGH")
         return found
 
+    def rate(self, cell: Mapping[str, Any]) -> float:
+        """A cell's Righteous wins, counted as :attr:`wins` says: real wins (:func:`real_win_rate`), or
+        with the games decided on the score (``win_rate``)."""
+        return float(cell["win_rate"]) if self.wins == "scored" else real_win_rate(cell)
+
+    def interval(self, cell: Mapping[str, Any]) -> tuple[float, float]:
+        """The 95 % Wilson interval of :meth:`rate` (the stored one, or from the cell's counts)."""
+        key = "ci95" if self.wins == "scored" else "real_ci95"
+        if key in cell:
+            lo, hi = cell[key]
+            return float(lo), float(hi)
+        games = int(cell.get("games") or 0)
+        return wilson(round(self.rate(cell) * games), games)
+
     def outside(self, cell: Mapping[str, Any]) -> float:
-        """How far a cell's Righteous wins (``win_rate``) lie outside its line-up's band (0 inside)."""
+        """How far a cell's Righteous wins (:meth:`rate`) lie outside its line-up's band (0 inside)."""
         lo, hi = self.band(cell["lineup"])
-        return float(max(lo - cell["win_rate"], cell["win_rate"] - hi, 0.0))
+        rate = self.rate(cell)
+        return float(max(lo - rate, rate - hi, 0.0))
 
 
 TARGETS = Targets()
@@ -114,12 +151,13 @@ def check_targets(figures: Mapping[str, Any], departures: int, targets: Targets 
     """Each target against the figures of a trial's cells (:func:`~.tune_study.grid_figures`)."""
     cells = figures["cells"]
     out: list[TargetCheck] = []
-    outside = targets.outside
-    worst = max(cells, key=lambda c: (outside(c), abs(c["win_rate"] - 0.5)))
+    outside, rate = targets.outside, targets.rate
+    worst = max(cells, key=lambda c: (outside(c), abs(rate(c) - 0.5)))
     out_of_band = sum(1 for c in cells if outside(c) > 0)
     lo, hi = targets.band(worst["lineup"])
-    out.append(TargetCheck("Righteous wins in the band of every cell", not out_of_band,
-                           f"{worst['name']} {100 * worst['win_rate']:.1f} % (band {100 * lo:.0f}–{100 * hi:.0f} %)",
+    counted = "real wins" if targets.wins == "real" else "wins with the score's decisions"
+    out.append(TargetCheck(f"Righteous {counted} in the band of every cell", not out_of_band,
+                           f"{worst['name']} {100 * rate(worst):.1f} % (band {100 * lo:.0f}–{100 * hi:.0f} %)",
                            f"{out_of_band} of {len(cells)} cells out, worst by {100 * outside(worst):.1f} pp"
                            if out_of_band else ""))
     cap = figures["turn_cap_share"]
@@ -157,14 +195,16 @@ def band_figures(cells: Sequence[Mapping[str, Any]], targets: Targets = TARGETS)
     """How a trial's cells (:func:`~.tune_study.grid_figures`' ``cells``) stand against their bands:
     whether every one is in band, the cells out of band (name, Righteous wins, band, distance
     outside it), the worst and the mean distance outside the bands, and the worst and the mean
-    distance from 50 %."""
-    out = [{"cell": c["name"], "win_rate": c["win_rate"], "band": list(targets.band(c["lineup"])),
+    distance from 50 %, the Righteous wins counted as ``targets.wins`` says (:data:`WINS`; each
+    cell out of band gives them as ``righteous``)."""
+    rate = targets.rate
+    out = [{"cell": c["name"], "righteous": round(rate(c), 4), "band": list(targets.band(c["lineup"])),
             "outside": round(targets.outside(c), 4)} for c in cells if targets.outside(c) > 0]
-    return {"in_band": not out, "out_of_band": out,
+    return {"in_band": not out, "out_of_band": out, "wins": targets.wins,
             "worst_outside_band": round(max((targets.outside(c) for c in cells), default=0.5), 4),
             "mean_outside_band": round(statistics.fmean(targets.outside(c) for c in cells) if cells else 0.5, 4),
-            "worst_from_50": round(max((abs(c["win_rate"] - 0.5) for c in cells), default=0.5), 4),
-            "mean_distance": round(statistics.fmean(abs(c["win_rate"] - 0.5) for c in cells) if cells else 0.5, 4)}
+            "worst_from_50": round(max((abs(rate(c) - 0.5) for c in cells), default=0.5), 4),
+            "mean_distance": round(statistics.fmean(abs(rate(c) - 0.5) for c in cells) if cells else 0.5, 4)}
 
 
 def closeness(figures: Mapping[str, Any], objective: str = "band", targets: Targets = TARGETS) -> tuple[float, ...]:
