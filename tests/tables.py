@@ -34,4 +34,7 @@ TABLES: dict[str, tuple[str, str, dict[str, Any]]] = {
                                         "evil_habituals": 5, "round_limit": 12}),
     "duel-EER-round-threats": ("duel", "EER", {"max_turns": 40, "round_threats": 3, "reward_cap": 2,
                                                "evil_habituals": 2}),
+    "duel-EER-alternate-turns": ("duel", "EER", {"max_turns": 40, "alternate_turns": True, "finale_reward": False,
+                                                 "evil_habituals": 3}),
+    "duel-EEERR-alternate-turns": ("duel", "EEERR", {"max_turns": 40, "alternate_turns": True}),
 }

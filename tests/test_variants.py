@@ -378,3 +378,110 @@ def test_D_CZ_2_and_3_variant_outnumbered_scales_the_handicap(times: int) -> Non
     assert mode.opening_cost_zone(err, 1) == 3 and mode.intake_cap(err, 1) == 4
     assert mode.opening_cost_zone(er, 0) == 3 and mode.intake_cap(er, 0) == 4
     assert len(eer.state.seats[2].cost_zone) == 3 + times   # dealt so
+
+
+@pytest.mark.parametrize("alternate", [False, True])
+def test_D_TURN_1_variant_alternateTurns_gives_an_outnumbered_righteous_side_a_turn_after_each_evil_seat(
+        alternate: bool) -> None:
+    """D-TURN-1 (variant alternateTurns): as printed EER's round is Evil, Evil, Righteous; with the
+    variant the lone Righteous seat takes a turn after each Evil seat (E, R, E, R), both in the
+    same round. An outnumbered Evil side (ERR), a 1v1 duel and equal sides keep the printed order;
+    with more Righteous seats than one the extra turns go to them in turn (EEERR: E, R, E, R', E, R)."""
+    settings = Settings().updated({"alternateTurns": alternate})
+
+    def order(lineup: str) -> tuple[int, ...]:
+        return Game.new(mode="duel", lineup=lineup, seed=3, settings=settings).turn_order
+
+    assert order("EER") == ((0, 2, 1, 2) if alternate else (0, 1, 2))
+    assert order("EEERR") == ((0, 3, 1, 4, 2, 3) if alternate else (0, 1, 2, 3, 4))
+    assert order("ERR") == (0, 1, 2) and order("ER") == (0, 1) and order("EERR") == (0, 1, 2, 3)
+    s = DuelScenario("EER", phase="main", turn_seat=2, alternateTurns=alternate)
+    s.hand(2, ANCHOR).deck(0, *[E_FILL] * 10).deck(1, *[E_FILL] * 10).deck(2, *[R_FILL] * 10)
+    s.start()
+    first = s.st.round
+    assert s.g.turn_seat == 2
+    s.pass_turn(2)
+    if alternate:   # the Righteous turn after Evil seat 0's; seat 1 and then seat 2 again, same round
+        assert (s.g.turn_seat, s.st.round) == (1, first)
+        s.pass_turn(1)
+        assert (s.g.turn_seat, s.st.round) == (2, first)
+        assert [e.seat for e in s.of_kind("turn_started")][-2:] == [1, 2]
+        s.pass_turn(2)
+    else:
+        assert (s.g.turn_seat, s.st.round) == (0, first + 1)
+        s.pass_turn(0)
+        s.pass_turn(1)
+        assert (s.g.turn_seat, s.st.round) == (2, first + 1)   # once a round, after both Evil seats
+        s.pass_turn(2)
+    assert (s.g.turn_seat, s.st.round) == (0, first + (1 if alternate else 2))
+
+
+@pytest.mark.parametrize("alternate", [False, True])
+def test_D_W_R_variant_alternateTurns_the_clean_round_still_lasts_a_full_round(alternate: bool) -> None:
+    """D-W-R with alternateTurns: the lone Righteous seat's next turn comes half a round later, so
+    the clean round armed on its turn is judged at its turn a whole round of turns later, not at
+    that next one; as printed it is judged at the seat's next turn, one round later."""
+    s = DuelScenario("EER", phase="main", turn_seat=2, alternateTurns=alternate)
+    s.seat(2, maturity=3).hand(2, ANCHOR).deck(2, *[R_FILL] * 10)
+    s.deck(0, *[E_FILL] * 10).deck(1, *[E_FILL] * 10)
+    s.start()
+    assert s.dview()["righteous_clock"] == {"seat": 2, "armed_turn": 1}
+    if alternate:
+        s.pass_turn(2)
+        s.pass_turn(1)
+        assert s.g.turn_seat == 2 and s.g.result is None   # half a round: not yet
+    s.pass_turn(2)
+    s.pass_turn(0)
+    if not alternate:
+        s.pass_turn(1)
+    assert s.g.result is not None and s.g.result.winner == "righteous"
+    assert s.st.turn_no == (5 if alternate else 4)   # judged as seat 2's turn starts, a round of turns on
+
+
+@pytest.mark.parametrize("alternate", [False, True])
+def test_D_W_E_variant_alternateTurns_the_righteous_side_gets_all_its_turns_of_the_round(alternate: bool) -> None:
+    """D-W-E with alternateTurns: once the count stands, the Righteous side gets one full round, which
+    is now two turns of its lone seat; Evil wins as the next Evil turn starts after both."""
+    s = seven_held("EER", n=4, turn_seat=0, evilHabituals=2, alternateTurns=alternate)
+    s.start()
+    assert s.dview()["evil_limit"] == 4
+    s.pass_turn(0)
+    if alternate:
+        assert s.g.turn_seat == 2
+        s.pass_turn(2)
+        assert s.g.turn_seat == 1 and s.g.result is None   # one of the round's two Righteous turns
+        s.pass_turn(1)
+        s.pass_turn(2)
+    else:
+        s.pass_turn(1)
+        s.pass_turn(2)
+    assert s.g.turn_seat == 0 and s.g.result is not None and s.g.result.winner == "evil"
+
+
+def test_alternateTurns_positions_say_which_turn_of_the_round_and_records_replay() -> None:
+    """A position of an alternating round names the turn's place in the order (``turn_index``), so
+    a game resumed at the lone seat's second turn goes on to the next round, not to Evil seat 1
+    again; a wrong one is refused with the order. Records with the variant replay exactly."""
+    from christianity_game.engine.position_format import PositionError
+    from christianity_game.sim.simulate import play_one
+    s = DuelScenario("EER", phase="main", turn_seat=2, alternateTurns=True)
+    s.hand(2, ANCHOR).deck(0, *[E_FILL] * 10).deck(1, *[E_FILL] * 10).deck(2, *[R_FILL] * 10)
+    s.start()
+    assert s.g.to_position()["turn_index"] == 1
+    s.pass_turn(2)
+    s.pass_turn(1)
+    pos = s.g.to_position()
+    assert (pos["turn_seat"], pos["turn_index"]) == (2, 3)
+    again = Game.from_position(pos, mode="duel", lineup="EER", settings=s.g.settings)
+    assert again.state.turn_index == 3
+    with pytest.raises(PositionError, match=r"turn_index 2 is not a turn of seat 2 in this table's turn order \[0, 2, 1, 2\]"):
+        Game.from_position({**pos, "turn_index": 2}, mode="duel", lineup="EER", settings=s.g.settings)
+    printed = DuelScenario("EER", phase="main", turn_seat=2)
+    printed.hand(2, ANCHOR).deck(2, *[R_FILL] * 5)
+    printed.start()
+    assert "turn_index" not in printed.g.to_position()   # the printed order names each seat once
+    game = play_one("duel", "EER", 11, "heuristic", Settings().updated(
+        {"alternateTurns": True, "evilHabituals": 3, "finaleReward": False, "maxTurns": 300}), log=True)
+    assert game.result is not None
+    replayed = Game.from_record(game.to_record())
+    assert replayed.result == game.result and replayed.state_id == game.state_id

@@ -379,7 +379,8 @@ class Mode:
         if not lineup or any(ch not in "ER" for ch in lineup):
             raise ValueError(f"lineup must be letters E and R, one a seat, not {lineup!r}")
 
-    def turn_order(self, lineup: str) -> list[int]:
+    def turn_order(self, lineup: str, settings: Settings | None = None) -> list[int]:
+        """The seats in the order they take their turns in a round (a seat may appear more than once)."""
         return [i for i, ch in enumerate(lineup) if ch == "R"]
 
     def righteous_count(self, lineup: str) -> int:

@@ -19,14 +19,19 @@ def judge_at_turn_start(game: GameBase, seat: int) -> None:
     """D-W-R and D-W-E, judged as each turn starts; a turn cap ends a test game by score."""
     st = game.state
     d = game.state.duel
-    if d.r_clock is not None and d.r_clock[0] == seat and st.turn_no > d.r_clock[1]:
+    # a full round: the arming seat's next turn, or where the round gives that seat more than one
+    # turn (the alternateTurns variant), its first turn a whole round of turns later
+    wait = len(game._order) - 1 if len(game._order) > len(st.seats) else 0
+    if d.r_clock is not None and d.r_clock[0] == seat and st.turn_no > d.r_clock[1] + wait:
         if righteous_clean(game):
             game._finish("righteous", "every seat at L3 with no Evil Habitual for a full round")
             return
     if d.e_clock is not None:
         if st.seats[seat].side == "righteous":
             d.e_righteous_turns += 1
-        elif d.e_righteous_turns >= len(game._righteous) * game.settings.evil_hold:   # evilHold variant: N rounds
+        # the Righteous turns of a round (one a Righteous seat, more with the alternateTurns variant);
+        # the evilHold variant: N rounds of them
+        elif d.e_righteous_turns >= (len(game._order) - len(game._evil)) * game.settings.evil_hold:
             if game.evil_habituals_in_play() >= evil_limit(game):
                 held = "a full round" if game.settings.evil_hold == 1 else f"{game.settings.evil_hold} rounds"
                 game._finish("evil", f"{evil_limit(game)} Evil Habituals in play held for {held}")

@@ -14,6 +14,7 @@ from .duel import (ability_uses, after_level, after_position, answerable, benevo
                    phase_order, resist_threat, speed_plays, why_illegal)
 from .duel_clocks import judge_at_turn_start
 from .numbers import ABILITIES
+from .settings import Settings
 from .state import StackItem, Threat
 
 __all__ = ["DUEL_ABILITIES", "DuelMode"]
@@ -39,9 +40,16 @@ class DuelMode(Mode):
         if len(lineup) > 8:
             raise ValueError("a duel takes at most 8 seats")
 
-    def turn_order(self, lineup: str) -> list[int]:
-        """D-TURN-1: every Evil seat, then every Righteous seat."""
-        return [i for i, ch in enumerate(lineup) if ch == "E"] + [i for i, ch in enumerate(lineup) if ch == "R"]
+    def turn_order(self, lineup: str, settings: Settings | None = None) -> list[int]:
+        """D-TURN-1: every Evil seat, then every Righteous seat. With the alternateTurns variant and
+        fewer Righteous seats than Evil ones, a Righteous seat follows each Evil seat, the
+        Righteous seats taken in turn (EER: E, R, E, R; EEERR: E, R, E, R', E, R), so a seat may
+        take more than one turn a round."""
+        evil = [i for i, ch in enumerate(lineup) if ch == "E"]
+        righteous = [i for i, ch in enumerate(lineup) if ch == "R"]
+        if settings is None or not settings.alternate_turns or len(righteous) >= len(evil) or not righteous:
+            return evil + righteous
+        return [seat for k, e in enumerate(evil) for seat in (e, righteous[k % len(righteous)])]
 
     @staticmethod
     def extra_opponents(lineup: str, side: str) -> int:

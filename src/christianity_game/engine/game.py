@@ -122,7 +122,7 @@ class Game(GameBase):
         game.log = []
         game.state = State(seed)
         game.state.rng = game_rng(seed, rules)   # G-6; from rules 2 a generator no player can invert
-        game._order = game.mode.turn_order(lineup)
+        game._order = game.mode.turn_order(lineup, game.settings)
         game.state.seats = [Seat("righteous" if ch == "R" else "evil") for ch in lineup]
         game._learn_seats()
         return game

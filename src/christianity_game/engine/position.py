@@ -235,6 +235,12 @@ def build_from_position(cls: type[G], position: dict[str, Any], mode: str, lineu
     if turn_seat not in game._order:
         raise PositionError(f"turn_seat {turn_seat} does not take turns in this mode")
     st.turn_index = game._order.index(turn_seat)
+    if "turn_index" in position:   # a round that gives a seat more than one turn (alternateTurns)
+        index = as_int(position["turn_index"], "turn_index", 0)
+        if index >= len(game._order) or game._order[index] != turn_seat:
+            raise PositionError(f"turn_index {index} is not a turn of seat {turn_seat} in this table's turn order "
+                                f"{list(game._order)}")
+        st.turn_index = index
     st.turn_no = as_int(position.get("turn_no", 1), "turn_no", 0)
     phase = position.get("phase", "main")
     if "step" in position:

@@ -10,6 +10,8 @@ default" (for a seat or card reference: none), so a position needs no ``null`` a
 
 Top level
     ``seats`` (required, one table a seat, see below), ``lineup``, ``round``, ``turn_seat``,
+    ``turn_index`` (where in the round's turn order, for a table whose round gives a seat more than
+    one turn, the duel's alternateTurns variant; default the seat's first turn),
     ``phase`` (draw, cost_zone, evil, resistance, main, end), ``evil_deck`` (top first), ``threats``
     (pending threats), ``abilities`` (the team's), ``charged``, ``team_level``, ``resisted``,
     ``failed``, ``field`` (Evil Habituals held by no seat), ``clearing`` (a seat: the clearing round
@@ -84,7 +86,7 @@ PHASE_TO_STEP = {"draw": "turn_start", "cost_zone": "lay", "evil": "evil", "resi
 SEAT_KEYS = {"humility", "maturity", "hand", "cost_zone", "in_play", "held", "discard", "deck", "deck_id", "deck_from",
              "gained", "levels_this_turn", "speed_used", "love_to", "laid"}
 TOP_KEYS = {"round", "turn_seat", "phase", "seats", "evil_deck", "threats", "abilities", "charged", "team_level",
-            "resisted", "failed", "field", "clearing", "lineup",
+            "resisted", "failed", "field", "clearing", "lineup", "turn_index",
             "step", "turn_no", "state_id", "rng", "result", "stack", "window", "phase_passes", "offers", "choice",
             "effects", "ability_picks", "ability_chooser", "levels_rewarded", "resisted_total", "failed_total",
             "foresight", "last_chance", "duel"}

@@ -40,6 +40,7 @@ class Settings:
     threat_limit: int = 0
     round_threats: int = 0
     outnumbered: int = 1
+    alternate_turns: bool = False
     evil_habituals: int = 7
     evil_hold: int = 1
     humility_win: int = 0

@@ -94,6 +94,12 @@ VARIANTS: tuple[Variant, ...] = (
             "Cost Zone, its draw (Righteous) and its intake (Evil) grow by that much more (1 as printed).",
             ("D-CZ-2", "D-CZ-3"), "int", 1, 2, 1, 4,
             "the outnumbered side's handicap counts each extra opponent {value} times"),
+    Variant("alternate_turns", "alternateTurns", "Alternating turns for an outnumbered Righteous side",
+            "When the Righteous side has fewer seats than the Evil side, a Righteous seat takes a turn after "
+            "each Evil seat's turn (EER plays Evil, Righteous, Evil, Righteous), instead of every Evil seat "
+            "and then every Righteous seat.",
+            ("D-TURN-1",), "bool", False, True, 0, 1,
+            "an outnumbered Righteous side takes a turn after each Evil seat's turn"),
     Variant("threat_limit", "threatLimit", "Threats a turn",
             "Each Evil seat plays at most this many threats in one turn, its own or a Righteous seat's "
             "(the printed rules let Evil play on while it can pay).",
