@@ -128,7 +128,7 @@ def to_position(game: "Game") -> dict[str, Any]:
 
     step = st.step
     position: dict[str, Any] = {"lineup": game.lineup, "round": st.round, "turn_seat": game.turn_seat}
-    if len(game._order) > len(set(game._order)):   # which of the seat's turns this is (alternateTurns)
+    if len(game._order) > len(st.seats):   # a seat takes more than one turn a round (alternateTurns): which one
         position["turn_index"] = st.turn_index
     phase = PHASE_OF_STEP[step]
     if phase in PHASE_TO_STEP:

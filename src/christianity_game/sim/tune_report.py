@@ -91,7 +91,7 @@ def _out_of_band_text(bands: Mapping[str, Any] | None) -> str:
     """The cells out of band, in words: ``ER · heuristic 35.0 % (band 40–60 %); ...``; "none"."""
     if bands is None:
         return "–"
-    return "; ".join(f"{c['cell']} {_pct(c.get('righteous', c.get('win_rate')))} (band {_band_span(c['band'])})"
+    return "; ".join(f"{c['cell']} {_pct(c['righteous'])} (band {_band_span(c['band'])})"
                      for c in bands["out_of_band"]) or "none"
 
 
